@@ -1,0 +1,80 @@
+// The wasm face of the core: strings in, strings out. JSON crosses the boundary so that no
+// embind object handle ever reaches JavaScript (nothing to delete, nothing to leak), and a
+// bad spec comes back as {"error": ...}, the same message the CLI prints.
+#include <emscripten/bind.h>
+
+#include <string>
+
+#include "attention/derivation.hpp"
+#include "attention/limits.hpp"
+#include "attention/numpy_emit.hpp"
+#include "attention/rng.hpp"
+#include "attention/spec.hpp"
+#include "attention/trace_json.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+json error_json(const std::string& field, const std::string& message) {
+  return json{{"error", {{"field", field}, {"message", message}}}};
+}
+
+std::string run(const std::string& spec) { return attention::run_trace_text(spec).dump(); }
+
+std::string numpy(const std::string& spec) {
+  const auto s = attention::parse_spec_text(spec);
+  if (!s) return error_json(s.error().field, s.error().message).dump();
+  return json{{"program", attention::numpy_program(s.value())}}.dump();
+}
+
+// {seed, dist, rows, cols} -> {"values": [[...]]}, or an error naming the field.
+std::string random_matrix(const std::string& request) {
+  const json r = json::parse(request, nullptr, false);
+  if (r.is_discarded() || !r.is_object()) return error_json("", "random: the request must be a JSON object").dump();
+  const auto whole = [&](const char* k, double lo, double hi, double& out) {
+    if (!r.contains(k) || !r[k].is_number()) return false;
+    out = r[k].get<double>();
+    return out >= lo && out <= hi && out == static_cast<double>(static_cast<long long>(out));
+  };
+  double seed, rows, cols;
+  if (!whole("seed", 0, 4294967295.0, seed)) return error_json("seed", "seed: must be a whole number from 0 to 4294967295").dump();
+  if (!whole("rows", 1, 1 << 20, rows)) return error_json("rows", "rows: must be a whole number from 1 to 1048576").dump();
+  if (!whole("cols", 1, 1 << 20, cols)) return error_json("cols", "cols: must be a whole number from 1 to 1048576").dump();
+  if (rows * cols > static_cast<double>(attention::limits::max_trace_cells)) {
+    return error_json("rows", "rows x cols: at most " + std::to_string(attention::limits::max_trace_cells) + " numbers").dump();
+  }
+  const std::string dist = r.contains("dist") && r["dist"].is_string() ? r["dist"].get<std::string>() : "uniform";
+  attention::NumpyRandom rng(static_cast<std::uint32_t>(seed));
+  const long R = static_cast<long>(rows), C = static_cast<long>(cols);
+  attention::Matrix m;
+  if (dist == "uniform") m = rng.rand(R, C);
+  else if (dist == "normal") m = rng.randn(R, C);
+  else {
+    // The spec parser already knows int:N; reuse it so the message and limits are the same.
+    const auto s = attention::parse_spec(json{{"weight_init", dist}});
+    if (!s || dist.rfind("int:", 0) != 0) return error_json("dist", "dist: must be uniform, normal or int:N").dump();
+    m = rng.randint(s.value().weight_init.high, R, C);
+  }
+  return json{{"values", attention::matrix_json(m)}}.dump();
+}
+
+std::string derive(const std::string& request) { return attention::derive_text(request).dump(); }
+
+std::string settings() {
+  json out = json::array();
+  for (const auto& s : attention::settings()) {
+    out.push_back({{"key", s.key}, {"kind", s.kind}, {"default", s.fallback}, {"help", s.help}});
+  }
+  return out.dump();
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_core) {
+  emscripten::function("run", &run);
+  emscripten::function("numpy", &numpy);
+  emscripten::function("random", &random_matrix);
+  emscripten::function("derive", &derive);
+  emscripten::function("settings", &settings);
+}

@@ -1,0 +1,21 @@
+#pragma once
+// How one number of a trace came to be, with the real numbers: the dot product term by term,
+// the scaling, the exponentials and their sum. The page shows this when a learner clicks a
+// cell; computing it here keeps the page free of math of its own.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "attention/error.hpp"
+#include "attention/spec.hpp"
+
+namespace attention {
+
+// matrix: "scores", "weights" or "output" (self mode); "scores" or "weights" (encoder_decoder,
+// where row is 0). head/row/col index the trace's arrays.
+Result<nlohmann::json> derive(const Spec& spec, const std::string& matrix, long head, long row, long col);
+
+// {"spec": {...}, "matrix": ..., "head": h, "row": i, "col": j} -> derivation or {"error": ...}
+nlohmann::json derive_text(const std::string& request);
+
+}  // namespace attention

@@ -1,0 +1,33 @@
+#pragma once
+// Every matrix a spec needs, drawn from the seed in one documented order, then replaced by
+// any explicit matrix the spec gives. The order (the NumPy emitter prints the same):
+//   self:            W_q, W_k, W_v, [W_o if heads > 1], one embedding per vocabulary word
+//                    (in order of first appearance), [W_a | W_1, W_2, v_a]
+//   encoder_decoder: W_c, one annotation per vocabulary word, decoder_state, [W_a | W_1, W_2, v_a]
+// Weights use weight_init, embeddings/annotations/decoder_state use embedding_init. Seed 42
+// with int:3 weights therefore gives seed 004's W_Query, W_Key, W_Value.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attention/scalar.hpp"
+#include "attention/spec.hpp"
+
+namespace attention {
+
+struct Parameters {
+  std::vector<std::string> vocabulary;  // distinct tokens, in order of first appearance
+  Matrix X;                             // (n, d) embeddings, or annotations in encoder_decoder
+  std::optional<Matrix> W_q, W_k, W_v;  // (d, h*d_k), (d, h*d_k), (d, h*d_v)
+  std::optional<Matrix> W_o;            // (h*d_v, d)
+  std::optional<Matrix> W_a;            // (d_k, d_k)
+  std::optional<Matrix> W_1, W_2;       // (d_k, d_a)
+  std::optional<Matrix> v_a;            // (1, d_a)
+  std::optional<Matrix> decoder_state;  // (1, d)
+  std::optional<Matrix> W_c;            // (2d, d)
+};
+
+std::vector<std::string> vocabulary(const std::vector<std::string>& tokens);
+Parameters draw_parameters(const Spec& spec);
+
+}  // namespace attention

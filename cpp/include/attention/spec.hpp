@@ -1,0 +1,70 @@
+#pragma once
+// The spec: the plain settings of one attention computation. The same JSON goes into the
+// CLI, the wasm run(), the URL hash and the element's attributes; `settings()` is the one
+// table of its keys, from which parsing, defaults and the documentation are derived.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "attention/error.hpp"
+#include "attention/scalar.hpp"
+
+namespace attention {
+
+enum class Init { uniform, normal, integer };
+struct InitSpec {
+  Init kind = Init::normal;
+  std::uint64_t high = 0;  // for integer: draws in [0, high)
+};
+
+enum class ScoreKind { dot, scaled_dot, general, additive };
+enum class MaskKind { none, causal, window, matrix };
+enum class Mode { self, encoder_decoder };
+
+struct Spec {
+  std::vector<std::string> tokens;
+  std::uint32_t seed = 42;
+  long d_model = 4;
+  long heads = 1;
+  long d_k = 0;  // per head; 0 until resolved
+  long d_v = 0;
+  long d_a = 0;  // hidden width of additive scoring
+  InitSpec embedding_init{Init::uniform, 0};
+  InitSpec weight_init{Init::normal, 0};
+  ScoreKind score = ScoreKind::scaled_dot;
+  std::optional<double> scale;  // multiplies the scores; default 1/sqrt(d_k) for scaled_dot
+  double temperature = 1.0;
+  MaskKind mask = MaskKind::none;
+  long window = 0;
+  Matrix mask_matrix;  // (n, n) of 0/1 when mask is given as a matrix
+  bool positional = false;
+  bool hard = false;
+  bool residual = false;
+  bool layer_norm = false;
+  Mode mode = Mode::self;
+
+  // Explicit matrices: when present they replace what the seed generates (the seed's
+  // stream is still drawn in full, so editing one matrix leaves the others unchanged).
+  std::optional<Matrix> X, W_q, W_k, W_v, W_o, W_a, W_1, W_2, v_a, W_c;
+  std::optional<Matrix> decoder_state, annotations;  // (1, d) and (m, d)
+};
+
+// One row of the settings table.
+struct Setting {
+  const char* key;
+  const char* kind;        // "string", "integer", "number", "boolean", "matrix", ...
+  const char* fallback;    // the default, as JSON text ("" when derived)
+  const char* help;        // one sentence for the CLI usage and the page's tooltip
+};
+const std::vector<Setting>& settings();
+
+Result<Spec> parse_spec(const nlohmann::json& j);
+Result<Spec> parse_spec_text(const std::string& text);
+
+// The spec with every default filled in, as JSON: what the trace echoes back.
+nlohmann::json to_json(const Spec& spec);
+
+}  // namespace attention

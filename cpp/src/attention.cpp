@@ -1,0 +1,146 @@
+#include "attention/attention.hpp"
+
+#include <cmath>
+
+#include "attention/softmax.hpp"
+
+namespace attention {
+
+double effective_scale(const Spec& s) {
+  if (s.scale) return *s.scale;
+  return s.score == ScoreKind::scaled_dot ? 1.0 / std::sqrt(static_cast<double>(s.d_k)) : 1.0;
+}
+
+Matrix sinusoidal_encoding(long n, long d) {
+  Matrix pe(n, d);
+  for (long pos = 0; pos < n; ++pos) {
+    for (long i = 0; i < d; ++i) {
+      const double angle = static_cast<double>(pos) / std::pow(10000.0, static_cast<double>(2 * (i / 2)) / static_cast<double>(d));
+      pe(pos, i) = (i % 2 == 0) ? std::sin(angle) : std::cos(angle);
+    }
+  }
+  return pe;
+}
+
+template <class T>
+MatrixT<T> layer_norm_rows(const MatrixT<T>& x) {
+  MatrixT<T> y(x.rows(), x.cols());
+  for (long i = 0; i < x.rows(); ++i) {
+    const T mean = x.row(i).mean();
+    const auto centred = (x.row(i).array() - mean).eval();
+    const T var = centred.square().mean();
+    y.row(i) = centred / std::sqrt(var + T(1e-5));
+  }
+  return y;
+}
+
+template <class T>
+MatrixT<T> score_matrix(const Spec& s, const Parameters& p, const MatrixT<T>& q, const MatrixT<T>& k) {
+  switch (s.score) {
+    case ScoreKind::dot:
+    case ScoreKind::scaled_dot:
+      return q * k.transpose();
+    case ScoreKind::general:
+      return q * p.W_a->template cast<T>() * k.transpose();
+    case ScoreKind::additive: {
+      const MatrixT<T> a = q * p.W_1->template cast<T>();  // (n, d_a)
+      const MatrixT<T> b = k * p.W_2->template cast<T>();  // (m, d_a)
+      const auto v = p.v_a->template cast<T>().row(0).eval();
+      MatrixT<T> out(q.rows(), k.rows());
+      for (long i = 0; i < q.rows(); ++i) {
+        for (long j = 0; j < k.rows(); ++j) {
+          out(i, j) = ((a.row(i) + b.row(j)).array().tanh() * v.array()).sum();
+        }
+      }
+      return out;
+    }
+  }
+  return MatrixT<T>();
+}
+
+namespace {
+
+template <class T>
+MatrixT<T> visibility(const Spec& s, long n) {
+  switch (s.mask) {
+    case MaskKind::none: return MatrixT<T>();
+    case MaskKind::matrix: return s.mask_matrix.cast<T>();
+    case MaskKind::causal:
+    case MaskKind::window: {
+      MatrixT<T> m(n, n);
+      for (long i = 0; i < n; ++i) {
+        for (long j = 0; j < n; ++j) {
+          const bool seen = s.mask == MaskKind::causal ? j <= i : std::abs(i - j) <= s.window;
+          m(i, j) = seen ? T(1) : T(0);
+        }
+      }
+      return m;
+    }
+  }
+  return MatrixT<T>();
+}
+
+template <class T>
+bool all_finite(const MatrixT<T>& m) {
+  return m.allFinite();
+}
+
+}  // namespace
+
+template <class T>
+Result<SelfTrace<T>> run_self(const Spec& s) {
+  SelfTrace<T> t;
+  t.tokens = s.tokens;
+  t.parameters = draw_parameters(s);
+  const Parameters& p = t.parameters;
+  const long n = static_cast<long>(s.tokens.size()), h = s.heads, dk = s.d_k, dv = s.d_v;
+
+  t.X_in = p.X.cast<T>();
+  if (s.positional) {
+    t.positional = sinusoidal_encoding(n, s.d_model).cast<T>();
+    t.X_in += *t.positional;
+  }
+  t.Q = t.X_in * p.W_q->cast<T>();
+  t.K = t.X_in * p.W_k->cast<T>();
+  t.V = t.X_in * p.W_v->cast<T>();
+  t.scale = effective_scale(s);
+  t.mask = visibility<T>(s, n);
+  const T factor = static_cast<T>(t.scale / s.temperature);
+
+  t.concat.resize(n, h * dv);
+  for (long i = 0; i < h; ++i) {
+    const MatrixT<T> q = t.Q.middleCols(i * dk, dk);
+    const MatrixT<T> k = t.K.middleCols(i * dk, dk);
+    MatrixT<T> scores = score_matrix<T>(s, p, q, k) * factor;
+    if (!all_finite(scores)) {
+      return error_at("", "the scores of head " + std::to_string(i + 1) +
+                              " overflow; use smaller values, a smaller scale or a higher temperature");
+    }
+    std::vector<long> empty;
+    MatrixT<T> w = s.hard ? hardmax_rows<T>(scores, t.mask, &empty) : softmax_rows<T>(scores, t.mask, &empty);
+    if (i == 0) t.empty_rows = empty;
+    MatrixT<T> head = w * t.V.middleCols(i * dv, dv);
+    t.concat.middleCols(i * dv, dv) = head;
+    t.scores.push_back(std::move(scores));
+    t.weights.push_back(std::move(w));
+    t.heads.push_back(std::move(head));
+  }
+  t.output = p.W_o ? MatrixT<T>(t.concat * p.W_o->cast<T>()) : t.concat;
+  if (!all_finite(t.output)) return error_at("", "the attention output overflows; use smaller values");
+
+  if (s.residual || s.layer_norm) {
+    MatrixT<T> sum = s.residual ? MatrixT<T>(t.X_in + t.output) : t.output;
+    if (s.residual) t.residual_sum = sum;
+    if (s.layer_norm) t.normalized = layer_norm_rows<T>(sum);
+  }
+  return t;
+}
+
+template Result<SelfTrace<double>> run_self(const Spec&);
+template Result<SelfTrace<float>> run_self(const Spec&);
+template MatrixT<double> score_matrix(const Spec&, const Parameters&, const MatrixT<double>&, const MatrixT<double>&);
+template MatrixT<float> score_matrix(const Spec&, const Parameters&, const MatrixT<float>&, const MatrixT<float>&);
+template MatrixT<double> layer_norm_rows(const MatrixT<double>&);
+template MatrixT<float> layer_norm_rows(const MatrixT<float>&);
+
+}  // namespace attention

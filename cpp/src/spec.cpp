@@ -1,0 +1,575 @@
+#include "attention/spec.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "attention/limits.hpp"
+#include "attention/tokenize.hpp"
+
+namespace attention {
+
+using nlohmann::json;
+
+const std::vector<Setting>& settings() {
+  static const std::vector<Setting> table = {
+      {"sentence", "string", "\"the cat sat on the mat\"", "The text to attend over; split into words and punctuation."},
+      {"tokens", "string[]", "", "Tokens given one by one instead of a sentence."},
+      {"seed", "integer", "42", "Seed of NumPy's legacy random stream (0 to 4294967295)."},
+      {"d_model", "integer", "4", "Width of each embedding; defaults to the width of an explicit X."},
+      {"heads", "integer", "1", "Number of attention heads."},
+      {"d_k", "integer", "", "Width of a query/key per head; default d_model / heads."},
+      {"d_v", "integer", "", "Width of a value per head; default d_k."},
+      {"d_a", "integer", "", "Hidden width of additive scoring; default d_k."},
+      {"embedding_init", "init", "\"uniform\"", "How embeddings are drawn: uniform (rand), normal (randn) or int:N (randint(N))."},
+      {"weight_init", "init", "\"normal\"", "How weight matrices are drawn: uniform, normal or int:N."},
+      {"score", "enum", "\"scaled_dot\"", "Score function: dot, scaled_dot, general (q W_a k) or additive (v_a . tanh(q W_1 + k W_2))."},
+      {"scale", "number", "", "Multiplies the scores; default 1/sqrt(d_k) for scaled_dot, 1 otherwise."},
+      {"temperature", "number", "1", "Divides the scores before the softmax; must be positive."},
+      {"mask", "mask", "\"none\"", "none, causal, window:D (attend within D positions), or an n x n matrix of 0/1."},
+      {"positional", "enum", "\"none\"", "Positional encoding added to X: none or sinusoidal."},
+      {"attention", "enum", "\"soft\"", "soft (softmax) or hard (one-hot on the highest score, first on ties)."},
+      {"residual", "boolean", "false", "Add X to the attention output (the Transformer's residual connection)."},
+      {"layer_norm", "boolean", "false", "Normalise each output row to mean 0, variance 1 (eps 1e-5)."},
+      {"mode", "enum", "\"self\"", "self (each token attends over all) or encoder_decoder (a decoder state attends over annotations)."},
+      {"X", "matrix", "", "Embeddings, one row per token (n x d_model)."},
+      {"W_q", "matrix", "", "Query weights (d_model x heads*d_k)."},
+      {"W_k", "matrix", "", "Key weights (d_model x heads*d_k)."},
+      {"W_v", "matrix", "", "Value weights (d_model x heads*d_v)."},
+      {"W_o", "matrix", "", "Output weights after concatenating the heads (heads*d_v x d_model)."},
+      {"W_a", "matrix", "", "Bilinear weights of general scoring (d_k x d_k)."},
+      {"W_1", "matrix", "", "Query weights of additive scoring (d_k x d_a)."},
+      {"W_2", "matrix", "", "Key weights of additive scoring (d_k x d_a)."},
+      {"v_a", "vector", "", "Output vector of additive scoring (d_a)."},
+      {"decoder_state", "vector", "", "encoder_decoder: the decoder's hidden state (d)."},
+      {"annotations", "matrix", "", "encoder_decoder: the encoder's hidden states, one row each (m x d)."},
+      {"W_c", "matrix", "", "encoder_decoder: output layer weights, tanh([context, h] W_c) (2d x d)."},
+  };
+  return table;
+}
+
+namespace {
+
+const char* kDefaultSentence = "the cat sat on the mat";
+
+std::string show(const json& v) {
+  std::string s = v.dump();
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return s;
+}
+
+bool integral(const json& v, std::int64_t lo, std::int64_t hi, std::int64_t& out) {
+  if (v.is_number_integer()) {
+    if (v.is_number_unsigned()) {
+      const auto u = v.get<std::uint64_t>();
+      if (u > static_cast<std::uint64_t>(hi)) return false;
+      out = static_cast<std::int64_t>(u);
+    } else {
+      out = v.get<std::int64_t>();
+    }
+    return out >= lo && out <= hi;
+  }
+  if (v.is_number_float()) {  // 4.0 is accepted as 4; 4.5 is not
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || d != std::floor(d) || d < static_cast<double>(lo) ||
+        d > static_cast<double>(hi))
+      return false;
+    out = static_cast<std::int64_t>(d);
+    return true;
+  }
+  return false;
+}
+
+Result<long> get_int(const json& j, const char* key, long lo, long hi) {
+  std::int64_t v;
+  if (!integral(j.at(key), lo, hi, v)) {
+    return error_at(key, "must be a whole number from " + std::to_string(lo) + " to " +
+                             std::to_string(hi) + ", got " + show(j.at(key)));
+  }
+  return static_cast<long>(v);
+}
+
+Result<double> get_number(const json& j, const char* key) {
+  const json& v = j.at(key);
+  if (!v.is_number()) return error_at(key, "must be a number, got " + show(v));
+  const double d = v.get<double>();
+  if (!std::isfinite(d)) return error_at(key, "must be finite");
+  return d;
+}
+
+Result<std::string> get_string(const json& j, const char* key) {
+  const json& v = j.at(key);
+  if (!v.is_string()) return error_at(key, "must be a string, got " + show(v));
+  return v.get<std::string>();
+}
+
+Result<bool> get_bool(const json& j, const char* key) {
+  const json& v = j.at(key);
+  if (!v.is_boolean()) return error_at(key, "must be true or false, got " + show(v));
+  return v.get<bool>();
+}
+
+// A matrix is a non-empty array of equally long, non-empty arrays of finite numbers; a vector
+// is a flat array of numbers (read as one row).
+Result<Matrix> get_matrix(const json& v, const std::string& key, bool vector) {
+  if (!v.is_array() || v.empty()) {
+    return error_at(key, std::string("must be a non-empty array") + (vector ? " of numbers" : " of rows"));
+  }
+  if (vector) {
+    if (v.size() > static_cast<std::size_t>(limits::max_head_dim) * 2) {
+      return error_at(key, "has " + std::to_string(v.size()) + " entries; the limit is " +
+                               std::to_string(limits::max_head_dim * 2));
+    }
+    Matrix m(1, static_cast<long>(v.size()));
+    for (std::size_t c = 0; c < v.size(); ++c) {
+      if (!v[c].is_number()) return error_at(key, "entry " + std::to_string(c) + " is not a number");
+      const double d = v[c].get<double>();
+      if (!std::isfinite(d)) return error_at(key, "entry " + std::to_string(c) + " is not finite");
+      m(0, static_cast<long>(c)) = d;
+    }
+    return m;
+  }
+  const std::size_t rows = v.size();
+  if (!v[0].is_array() || v[0].empty()) return error_at(key, "row 0 must be a non-empty array of numbers");
+  const std::size_t cols = v[0].size();
+  if (rows * cols > limits::max_trace_cells) {
+    return error_at(key, "is " + std::to_string(rows) + " x " + std::to_string(cols) +
+                             "; the limit is " + std::to_string(limits::max_trace_cells) + " numbers");
+  }
+  Matrix m(static_cast<long>(rows), static_cast<long>(cols));
+  for (std::size_t r = 0; r < rows; ++r) {
+    const json& row = v[r];
+    if (!row.is_array()) return error_at(key, "row " + std::to_string(r) + " is not an array");
+    if (row.size() != cols) {
+      return error_at(key, "is ragged: row " + std::to_string(r) + " has " + std::to_string(row.size()) +
+                               " numbers, row 0 has " + std::to_string(cols));
+    }
+    for (std::size_t c = 0; c < cols; ++c) {
+      if (!row[c].is_number()) {
+        return error_at(key, "entry [" + std::to_string(r) + "][" + std::to_string(c) + "] is not a number");
+      }
+      const double d = row[c].get<double>();
+      if (!std::isfinite(d)) {
+        return error_at(key, "entry [" + std::to_string(r) + "][" + std::to_string(c) + "] is not finite");
+      }
+      m(static_cast<long>(r), static_cast<long>(c)) = d;
+    }
+  }
+  return m;
+}
+
+Result<InitSpec> parse_init(const std::string& s, const char* key) {
+  if (s == "uniform") return InitSpec{Init::uniform, 0};
+  if (s == "normal") return InitSpec{Init::normal, 0};
+  if (s.rfind("int:", 0) == 0) {
+    const std::string n = s.substr(4);
+    bool digits = !n.empty() && n.size() <= 10;
+    for (char c : n) digits = digits && c >= '0' && c <= '9';
+    if (digits) {
+      const std::uint64_t high = std::stoull(n);
+      if (high >= 1 && high <= limits::max_int_high) return InitSpec{Init::integer, high};
+    }
+    return error_at(key, "int:N needs N from 1 to " + std::to_string(limits::max_int_high) + ", got \"" + s + "\"");
+  }
+  return error_at(key, "must be uniform, normal or int:N, got \"" + s + "\"");
+}
+
+std::string init_name(const InitSpec& i) {
+  switch (i.kind) {
+    case Init::uniform: return "uniform";
+    case Init::normal: return "normal";
+    case Init::integer: return "int:" + std::to_string(i.high);
+  }
+  return "";
+}
+
+const char* score_name(ScoreKind s) {
+  switch (s) {
+    case ScoreKind::dot: return "dot";
+    case ScoreKind::scaled_dot: return "scaled_dot";
+    case ScoreKind::general: return "general";
+    case ScoreKind::additive: return "additive";
+  }
+  return "";
+}
+
+Error shape_error(const std::string& key, const Matrix& m, long rows, long cols, const std::string& why) {
+  return error_at(key, "is " + std::to_string(m.rows()) + " x " + std::to_string(m.cols()) + ", expected " +
+                           std::to_string(rows) + " x " + std::to_string(cols) + " (" + why + ")");
+}
+
+#define TRY(var, expr)                     \
+  auto var##_r = (expr);                   \
+  if (!var##_r) return var##_r.error();    \
+  auto var = std::move(var##_r).value()
+
+}  // namespace
+
+Result<Spec> parse_spec(const json& j) {
+  if (!j.is_object()) return error_at("", "the spec must be a JSON object, got " + show(j));
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    bool known = false;
+    for (const auto& s : settings()) known = known || it.key() == s.key;
+    if (!known) return error_at(it.key(), "is not a spec key (see `attention-cli --help` for the keys)");
+  }
+  Spec s;
+  const auto has = [&](const char* k) { return j.contains(k) && !j.at(k).is_null(); };
+
+  if (has("mode")) {
+    TRY(mode, get_string(j, "mode"));
+    if (mode == "self") s.mode = Mode::self;
+    else if (mode == "encoder_decoder") s.mode = Mode::encoder_decoder;
+    else return error_at("mode", "must be self or encoder_decoder, got \"" + mode + "\"");
+  }
+  const bool ed = s.mode == Mode::encoder_decoder;
+
+  if (has("seed")) {
+    std::int64_t seed;
+    if (!integral(j.at("seed"), 0, 4294967295LL, seed)) {
+      return error_at("seed", "must be a whole number from 0 to 4294967295, got " + show(j.at("seed")));
+    }
+    s.seed = static_cast<std::uint32_t>(seed);
+  }
+
+  // Explicit matrices first: they decide default sizes.
+  struct MatrixKey { const char* key; std::optional<Matrix> Spec::*field; bool vector; };
+  const MatrixKey matrix_keys[] = {
+      {"X", &Spec::X, false},         {"W_q", &Spec::W_q, false}, {"W_k", &Spec::W_k, false},
+      {"W_v", &Spec::W_v, false},     {"W_o", &Spec::W_o, false}, {"W_a", &Spec::W_a, false},
+      {"W_1", &Spec::W_1, false},     {"W_2", &Spec::W_2, false}, {"v_a", &Spec::v_a, true},
+      {"W_c", &Spec::W_c, false},     {"decoder_state", &Spec::decoder_state, true},
+      {"annotations", &Spec::annotations, false},
+  };
+  for (const auto& mk : matrix_keys) {
+    if (!has(mk.key)) continue;
+    TRY(m, get_matrix(j.at(mk.key), mk.key, mk.vector));
+    s.*(mk.field) = std::move(m);
+  }
+  if (ed && s.X) return error_at("X", "is for self mode; give `annotations` in encoder_decoder mode");
+  if (!ed) {
+    for (const char* k : {"decoder_state", "annotations", "W_c"}) {
+      if (has(k)) return error_at(k, "belongs to mode encoder_decoder (mode is self)");
+    }
+  } else {
+    for (const char* k : {"W_q", "W_k", "W_v", "W_o", "d_k", "d_v"}) {
+      if (has(k)) return error_at(k, "belongs to mode self (encoder_decoder scores the states directly)");
+    }
+  }
+  const std::optional<Matrix>& inputs = ed ? s.annotations : s.X;
+  const char* inputs_key = ed ? "annotations" : "X";
+
+  // Tokens.
+  if (has("sentence") && has("tokens")) return error_at("tokens", "give either sentence or tokens, not both");
+  if (has("tokens")) {
+    const json& t = j.at("tokens");
+    if (!t.is_array()) return error_at("tokens", "must be an array of strings");
+    if (t.size() > limits::max_tokens) {
+      return error_at("tokens", "has " + std::to_string(t.size()) + " tokens; the limit is " +
+                                    std::to_string(limits::max_tokens));
+    }
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (!t[i].is_string() || t[i].get<std::string>().empty()) {
+        return error_at("tokens", "entry " + std::to_string(i) + " must be a non-empty string");
+      }
+      const auto one = tokenize(t[i].get<std::string>(), "tokens");  // validates UTF-8 and length
+      if (!one) return one.error();
+      s.tokens.push_back(t[i].get<std::string>());
+    }
+  } else if (has("sentence")) {
+    TRY(sentence, get_string(j, "sentence"));
+    TRY(tokens, tokenize(sentence));
+    s.tokens = std::move(tokens);
+  } else if (inputs) {
+    for (long i = 0; i < inputs->rows(); ++i) s.tokens.push_back((ed ? "a" : "t") + std::to_string(i + 1));
+  } else {
+    s.tokens = tokenize(kDefaultSentence).value();
+  }
+  const char* tokens_key = has("tokens") ? "tokens" : "sentence";
+  if (s.tokens.empty()) return error_at(tokens_key, "has no tokens; type at least one word");
+  if (s.tokens.size() > limits::max_tokens) {
+    return error_at(inputs_key, "has " + std::to_string(s.tokens.size()) + " rows; the limit is " +
+                                    std::to_string(limits::max_tokens) + " tokens");
+  }
+  const long n = static_cast<long>(s.tokens.size());
+  if (inputs && inputs->rows() != n) {
+    return error_at(inputs_key, "has " + std::to_string(inputs->rows()) + " rows but there are " +
+                                    std::to_string(n) + " tokens");
+  }
+
+  // Sizes.
+  if (has("d_model")) {
+    TRY(d, get_int(j, "d_model", 1, limits::max_d_model));
+    s.d_model = d;
+    if (inputs && inputs->cols() != d) {
+      return error_at(inputs_key, "has " + std::to_string(inputs->cols()) + " columns but d_model is " + std::to_string(d));
+    }
+  } else if (inputs) {
+    s.d_model = inputs->cols();
+  } else if (ed && s.decoder_state) {
+    s.d_model = s.decoder_state->cols();
+  }
+  if (s.d_model > limits::max_d_model) {
+    return error_at(inputs_key, "is " + std::to_string(s.d_model) + " wide; the limit of d_model is " +
+                                    std::to_string(limits::max_d_model));
+  }
+  if (has("heads")) {
+    TRY(h, get_int(j, "heads", 1, limits::max_heads));
+    s.heads = h;
+  }
+  if (ed && s.heads != 1) return error_at("heads", "encoder_decoder mode has one head");
+  if (has("d_k")) {
+    TRY(dk, get_int(j, "d_k", 1, limits::max_head_dim));
+    s.d_k = dk;
+  } else if (ed) {
+    s.d_k = s.d_model;
+  } else if (s.W_q || s.W_k) {  // infer the head width from an explicit projection
+    const long cols = (s.W_q ? s.W_q : s.W_k)->cols();
+    if (cols % s.heads != 0) {
+      return error_at(s.W_q ? "W_q" : "W_k", "has " + std::to_string(cols) + " columns, not a multiple of heads (" +
+                                                 std::to_string(s.heads) + ")");
+    }
+    s.d_k = cols / s.heads;
+  } else {
+    if (s.d_model % s.heads != 0) {
+      return error_at("heads", std::to_string(s.heads) + " heads do not divide d_model " + std::to_string(s.d_model) +
+                                   "; choose a divisor or set d_k");
+    }
+    s.d_k = s.d_model / s.heads;
+  }
+  if (has("d_v")) {
+    TRY(dv, get_int(j, "d_v", 1, limits::max_head_dim));
+    s.d_v = dv;
+  } else if (s.W_v && !ed) {
+    if (s.W_v->cols() % s.heads != 0) {
+      return error_at("W_v", "has " + std::to_string(s.W_v->cols()) + " columns, not a multiple of heads (" +
+                                 std::to_string(s.heads) + ")");
+    }
+    s.d_v = s.W_v->cols() / s.heads;
+  } else {
+    s.d_v = ed ? s.d_model : s.d_k;
+  }
+  if (has("d_a")) {
+    TRY(da, get_int(j, "d_a", 1, limits::max_head_dim));
+    s.d_a = da;
+  } else if (s.v_a) {
+    s.d_a = s.v_a->cols();
+  } else {
+    s.d_a = s.d_k;
+  }
+
+  // Initialisation.
+  if (has("embedding_init")) {
+    TRY(str, get_string(j, "embedding_init"));
+    TRY(init, parse_init(str, "embedding_init"));
+    s.embedding_init = init;
+  }
+  if (has("weight_init")) {
+    TRY(str, get_string(j, "weight_init"));
+    TRY(init, parse_init(str, "weight_init"));
+    s.weight_init = init;
+  }
+
+  // Scoring.
+  if (has("score")) {
+    TRY(score, get_string(j, "score"));
+    if (score == "dot") s.score = ScoreKind::dot;
+    else if (score == "scaled_dot") s.score = ScoreKind::scaled_dot;
+    else if (score == "general") s.score = ScoreKind::general;
+    else if (score == "additive") s.score = ScoreKind::additive;
+    else return error_at("score", "must be dot, scaled_dot, general or additive, got \"" + score + "\"");
+  }
+  if (s.score != ScoreKind::general && s.W_a) return error_at("W_a", "is used by score general only");
+  if (s.score != ScoreKind::additive) {
+    for (const char* k : {"W_1", "W_2", "v_a", "d_a"}) {
+      if (has(k)) return error_at(k, "is used by score additive only");
+    }
+  }
+  if (has("scale")) {
+    TRY(scale, get_number(j, "scale"));
+    s.scale = scale;
+  }
+  if (has("temperature")) {
+    TRY(t, get_number(j, "temperature"));
+    if (!(t > 0)) return error_at("temperature", "must be greater than 0, got " + show(j.at("temperature")));
+    s.temperature = t;
+  }
+
+  // Mask.
+  if (has("mask")) {
+    const json& m = j.at("mask");
+    if (m.is_array()) {
+      TRY(mm, get_matrix(m, "mask", false));
+      if (mm.rows() != n || mm.cols() != n) return shape_error("mask", mm, n, n, "one row and column per token");
+      for (long i = 0; i < mm.size(); ++i) {
+        if (mm.data()[i] != 0.0 && mm.data()[i] != 1.0) return error_at("mask", "entries must be 0 (hidden) or 1 (visible)");
+      }
+      s.mask = MaskKind::matrix;
+      s.mask_matrix = std::move(mm);
+    } else {
+      TRY(str, get_string(j, "mask"));
+      if (str == "none") s.mask = MaskKind::none;
+      else if (str == "causal") s.mask = MaskKind::causal;
+      else if (str.rfind("window:", 0) == 0) {
+        const std::string d = str.substr(7);
+        bool digits = !d.empty() && d.size() <= 4;
+        for (char c : d) digits = digits && c >= '0' && c <= '9';
+        if (!digits) return error_at("mask", "window:D needs a whole number D from 0 to 9999, got \"" + str + "\"");
+        s.mask = MaskKind::window;
+        s.window = std::stol(d);
+      } else {
+        return error_at("mask", "must be none, causal, window:D or an n x n matrix of 0/1, got \"" + str + "\"");
+      }
+    }
+    if (ed && s.mask != MaskKind::none) return error_at("mask", "applies to self mode only");
+  }
+  if (has("positional")) {
+    TRY(p, get_string(j, "positional"));
+    if (p == "none") s.positional = false;
+    else if (p == "sinusoidal") s.positional = true;
+    else return error_at("positional", "must be none or sinusoidal, got \"" + p + "\"");
+    if (ed && s.positional) return error_at("positional", "applies to self mode only");
+  }
+  if (has("attention")) {
+    TRY(a, get_string(j, "attention"));
+    if (a == "soft") s.hard = false;
+    else if (a == "hard") s.hard = true;
+    else return error_at("attention", "must be soft or hard, got \"" + a + "\"");
+  }
+  if (has("residual")) {
+    TRY(r, get_bool(j, "residual"));
+    s.residual = r;
+  }
+  if (has("layer_norm")) {
+    TRY(l, get_bool(j, "layer_norm"));
+    s.layer_norm = l;
+  }
+  if (ed && (s.residual || s.layer_norm)) {
+    return error_at(s.residual ? "residual" : "layer_norm", "applies to self mode only");
+  }
+
+  // Shapes of explicit matrices against the resolved sizes.
+  const long d = s.d_model, h = s.heads, dk = s.d_k, dv = s.d_v, da = s.d_a;
+  const auto check = [&](const char* key, const std::optional<Matrix>& m, long r, long c, const char* why) -> std::optional<Error> {
+    if (m && (m->rows() != r || m->cols() != c)) return shape_error(key, *m, r, c, why);
+    return std::nullopt;
+  };
+  const bool w_o = h > 1 || s.W_o.has_value();
+  std::optional<Error> bad;
+  if (!ed) {
+    if (!bad) bad = check("W_q", s.W_q, d, h * dk, "d_model x heads*d_k");
+    if (!bad) bad = check("W_k", s.W_k, d, h * dk, "d_model x heads*d_k");
+    if (!bad) bad = check("W_v", s.W_v, d, h * dv, "d_model x heads*d_v");
+    if (!bad) bad = check("W_o", s.W_o, h * dv, d, "heads*d_v x d_model");
+  } else {
+    if (!bad) bad = check("decoder_state", s.decoder_state, 1, d, "one number per annotation column");
+    if (!bad) bad = check("W_c", s.W_c, 2 * d, d, "2d x d: [context, state] to d");
+  }
+  if (!bad) bad = check("W_a", s.W_a, dk, dk, "d_k x d_k");
+  if (!bad) bad = check("W_1", s.W_1, dk, da, "d_k x d_a");
+  if (!bad) bad = check("W_2", s.W_2, dk, da, "d_k x d_a");
+  if (!bad) bad = check("v_a", s.v_a, 1, da, "d_a numbers");
+  if (bad) return *bad;
+
+  if (s.residual && !ed) {
+    const long out = w_o ? d : h * dv;
+    if (out != d) {
+      return error_at("residual", "needs the attention output width (" + std::to_string(out) +
+                                      ") to equal d_model (" + std::to_string(d) + ")");
+    }
+  }
+
+  // Bounded work: the whole trace must fit the cell limit.
+  const std::size_t un = static_cast<std::size_t>(n);
+  const std::size_t cells = 2 * static_cast<std::size_t>(h) * un * un +
+                            (s.score == ScoreKind::additive ? static_cast<std::size_t>(h) * un * un * static_cast<std::size_t>(da) : 0) +
+                            un * static_cast<std::size_t>(d) * 6 + static_cast<std::size_t>(h) * un * static_cast<std::size_t>(2 * dk + 2 * dv) +
+                            static_cast<std::size_t>(d) * static_cast<std::size_t>(h) * static_cast<std::size_t>(2 * dk + 2 * dv);
+  if (cells > limits::max_trace_cells) {
+    return error_at("", "this spec's trace would hold about " + std::to_string(cells) + " numbers; the limit is " +
+                            std::to_string(limits::max_trace_cells) + " (fewer tokens, heads or a smaller d_model)");
+  }
+  return s;
+}
+
+namespace {
+// Only consulted after a failed parse, to say where the JSON went wrong (the wasm build has
+// no exceptions, so the parser's own exception cannot carry the position).
+struct WhereItFailed : nlohmann::json_sax<json> {
+  explicit WhereItFailed(const std::string& text) : text(text) {}
+  const std::string& text;
+  std::string message;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& ex) override {
+    const bool overflow = std::string(ex.what()).find("number overflow") != std::string::npos;
+    const std::size_t at = std::min(position > 0 ? position - 1 : 0, text.size());  // 0-based
+    std::string near = overflow ? last_token : text.substr(at, 12);
+    for (char& c : near) if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    message = std::string(overflow ? "number overflow" : "syntax error") + " at byte " + std::to_string(at) +
+              (near.empty() ? " (end of input)" : " near '" + near + "'");
+    return false;
+  }
+};
+}  // namespace
+
+Result<Spec> parse_spec_text(const std::string& text) {
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    WhereItFailed where(text);
+    json::sax_parse(text, &where, nlohmann::detail::input_format_t::json, /*strict=*/true);
+    return error_at("", "the spec is not valid JSON" + (where.message.empty() ? "" : ": " + where.message));
+  }
+  return parse_spec(j);
+}
+
+json to_json(const Spec& s) {
+  json j;
+  j["tokens"] = s.tokens;
+  j["seed"] = s.seed;
+  j["mode"] = s.mode == Mode::self ? "self" : "encoder_decoder";
+  j["d_model"] = s.d_model;
+  j["heads"] = s.heads;
+  if (s.mode == Mode::self) {
+    j["d_k"] = s.d_k;
+    j["d_v"] = s.d_v;
+  }
+  if (s.score == ScoreKind::additive) j["d_a"] = s.d_a;
+  j["embedding_init"] = init_name(s.embedding_init);
+  j["weight_init"] = init_name(s.weight_init);
+  j["score"] = score_name(s.score);
+  if (s.scale) j["scale"] = *s.scale;
+  j["temperature"] = s.temperature;
+  switch (s.mask) {
+    case MaskKind::none: j["mask"] = "none"; break;
+    case MaskKind::causal: j["mask"] = "causal"; break;
+    case MaskKind::window: j["mask"] = "window:" + std::to_string(s.window); break;
+    case MaskKind::matrix: {
+      json rows = json::array();
+      for (long r = 0; r < s.mask_matrix.rows(); ++r) {
+        json row = json::array();
+        for (long c = 0; c < s.mask_matrix.cols(); ++c) row.push_back(static_cast<int>(s.mask_matrix(r, c)));
+        rows.push_back(row);
+      }
+      j["mask"] = rows;
+    }
+  }
+  j["positional"] = s.positional ? "sinusoidal" : "none";
+  j["attention"] = s.hard ? "hard" : "soft";
+  j["residual"] = s.residual;
+  j["layer_norm"] = s.layer_norm;
+  return j;
+}
+
+}  // namespace attention

@@ -1,0 +1,170 @@
+#include "attention/attention.hpp"
+
+#include <algorithm>
+
+#include "attention/trace_json.hpp"
+#include "support.hpp"
+
+using attention::Matrix;
+using nlohmann::json;
+
+namespace {
+json trace_of(const json& spec) {
+  const auto s = attention::parse_spec(spec);
+  REQUIRE(s.ok());
+  const auto t = attention::run_trace(s.value());
+  REQUIRE(t.ok());
+  return t.value();
+}
+
+attention::SelfTrace<double> self_of(const std::string& spec) {
+  const auto s = attention::parse_spec_text(spec);
+  REQUIRE(s.ok());
+  auto t = attention::run_self<double>(s.value());
+  REQUIRE(t.ok());
+  return t.value();
+}
+}  // namespace
+
+TEST_CASE("every fixture agrees with NumPy", "[attention][fixtures]") {
+  const auto fixture = support::load_fixture("attention.json");
+  for (const auto& c : fixture["cases"]) {
+    DYNAMIC_SECTION(c["name"].get<std::string>()) {
+      const json trace = trace_of(c["spec"]);
+      for (const auto& [key, expected] : c["expect"].items()) {
+        INFO("key " << key);
+        REQUIRE(trace.contains(key));
+        CHECK_CLOSE_JSON(trace[key], expected, 1e-12);
+      }
+    }
+  }
+}
+
+TEST_CASE("multi-head attention agrees with PyTorch", "[attention][fixtures][torch]") {
+  const auto fixture = support::load_fixture("attention.json");
+  int checked = 0;
+  for (const auto& c : fixture["cases"]) {
+    if (!c.contains("torch")) continue;
+    DYNAMIC_SECTION(c["name"].get<std::string>()) {
+      const json trace = trace_of(c["spec"]);
+      CHECK_CLOSE_JSON(trace["output"], c["torch"]["output"], 1e-12);
+      CHECK_CLOSE_JSON(trace["weights"], c["torch"]["weights"], 1e-12);
+    }
+    ++checked;
+  }
+  CHECK(checked >= 5);
+}
+
+TEST_CASE("seed 004: printed embeddings and seed-42 integer weights give its printed output", "[attention][seed004]") {
+  const auto fixture = support::load_fixture("attention.json");
+  const auto& printed = fixture["articles"]["seed004_printed_output"];
+  json spec;
+  for (const auto& c : fixture["cases"]) if (c["name"] == "seed004") spec = c["spec"];
+  const json trace = trace_of(spec);
+  CHECK_CLOSE_JSON(trace["output"], printed["output"], printed["tolerance"].get<double>());
+  CHECK(trace["W_q"] == json::parse("[[2.0,0.0,2.0],[2.0,0.0,0.0],[2.0,1.0,2.0]]"));
+}
+
+TEST_CASE("seed 001: 8 heads of 64 concatenate to 512", "[attention][multihead]") {
+  const auto t = self_of(R"({"sentence": "This is book", "d_model": 512, "heads": 8})");
+  CHECK(t.heads.size() == 8);
+  CHECK(t.heads[0].cols() == 64);
+  CHECK(t.concat.rows() == 3);
+  CHECK(t.concat.cols() == 512);
+  CHECK(t.output.cols() == 512);
+  CHECK(t.parameters.W_o->rows() == 512);
+}
+
+TEST_CASE("a repeated word has the same embedding", "[attention][embeddings]") {
+  const auto t = self_of(R"({"sentence": "the cat and the hat"})");
+  CHECK(t.parameters.X.row(0) == t.parameters.X.row(3));
+  CHECK(t.parameters.X.row(0) != t.parameters.X.row(1));
+  CHECK(t.parameters.vocabulary == std::vector<std::string>{"the", "cat", "and", "hat"});
+}
+
+TEST_CASE("an explicit matrix leaves the other draws unchanged", "[attention][embeddings]") {
+  const auto a = self_of(R"({"sentence": "one two"})");
+  const auto b = self_of(R"({"sentence": "one two", "W_q": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]})");
+  CHECK(a.parameters.W_k == b.parameters.W_k);
+  CHECK(a.parameters.X == b.parameters.X);
+  CHECK(b.Q == b.X_in);
+}
+
+TEST_CASE("causal rows never weight the future", "[attention][mask][property]") {
+  for (int seed = 0; seed < 20; ++seed) {
+    const auto t = self_of(R"({"sentence": "a b c d e f g", "mask": "causal", "heads": 2, "seed": )" + std::to_string(seed) + "}");
+    for (const auto& w : t.weights)
+      for (long i = 0; i < w.rows(); ++i)
+        for (long j = i + 1; j < w.cols(); ++j) REQUIRE(w(i, j) == 0.0);
+    // and the first token can only attend to itself
+    REQUIRE(t.weights[0](0, 0) == 1.0);
+  }
+}
+
+TEST_CASE("a local window keeps weights within D positions", "[attention][mask][property]") {
+  const auto t = self_of(R"({"sentence": "a b c d e f g", "mask": "window:2"})");
+  for (long i = 0; i < 7; ++i)
+    for (long j = 0; j < 7; ++j) CHECK((std::abs(i - j) <= 2 || t.weights[0](i, j) == 0.0));
+}
+
+TEST_CASE("without positions, permuting tokens permutes the outputs", "[attention][property]") {
+  const std::vector<std::string> words = {"alpha", "beta", "gamma", "delta", "eps"};
+  const auto base = self_of(R"({"tokens": ["alpha", "beta", "gamma", "delta", "eps"], "heads": 2, "d_model": 6})");
+  std::vector<int> perm = {3, 0, 4, 1, 2};
+  // The same embeddings per word, in a new order, through the same weights.
+  json spec = json::parse(R"({"heads": 2, "d_model": 6})");
+  for (int p : perm) spec["tokens"].push_back(words[static_cast<std::size_t>(p)]);
+  Matrix X(5, 6);
+  for (int i = 0; i < 5; ++i) X.row(i) = base.parameters.X.row(perm[static_cast<std::size_t>(i)]);
+  spec["X"] = attention::matrix_json(X);
+  const auto moved = attention::run_self<double>(attention::parse_spec(spec).value()).value();
+  for (int i = 0; i < 5; ++i) {
+    CHECK((moved.output.row(i) - base.output.row(perm[static_cast<std::size_t>(i)])).cwiseAbs().maxCoeff() < 1e-12);
+  }
+}
+
+TEST_CASE("hard attention weights are one-hot", "[attention][hard][property]") {
+  for (const char* score : {"dot", "scaled_dot", "general", "additive"}) {
+    const auto t = self_of(std::string(R"({"sentence": "x y z w", "attention": "hard", "heads": 2, "score": ")") + score + "\"}");
+    for (const auto& w : t.weights) {
+      for (long i = 0; i < w.rows(); ++i) {
+        CHECK(w.row(i).sum() == 1.0);
+        CHECK(w.row(i).maxCoeff() == 1.0);
+        CHECK((w.row(i).array() == 0.0).count() == w.cols() - 1);
+      }
+    }
+  }
+}
+
+TEST_CASE("scores of 1e6 give the right weights", "[attention][softmax]") {
+  const auto t = self_of(R"({"tokens": ["a","b"], "X": [[1000,0],[0,1]], "W_q": [[1,0],[0,1]], "W_k": [[1,0],[0,1]], "W_v": [[1,0],[0,1]], "score": "dot"})");
+  CHECK(t.scores[0](0, 0) == 1e6);
+  CHECK(t.weights[0](0, 0) == 1.0);
+  CHECK(t.weights.front().allFinite());
+}
+
+TEST_CASE("a fully masked row is defined and reported", "[attention][mask]") {
+  const json trace = trace_of(json::parse(R"({"sentence": "p q r", "mask": [[0,0,0],[1,1,0],[1,1,1]]})"));
+  CHECK(trace["empty_rows"] == json::array({0}));
+  CHECK(trace["weights"][0][0] == json::array({0.0, 0.0, 0.0}));
+  CHECK(trace["warnings"].size() == 1);
+}
+
+TEST_CASE("the float path follows double", "[attention][float]") {
+  const auto spec = attention::parse_spec_text(R"({"sentence": "float or double", "heads": 2, "d_model": 8, "mask": "causal"})").value();
+  const auto d = attention::run_self<double>(spec).value();
+  const auto f = attention::run_self<float>(spec).value();
+  CHECK((f.output.cast<double>() - d.output).cwiseAbs().maxCoeff() < 1e-5);
+}
+
+TEST_CASE("overflowing scores are an error, not NaN", "[attention][errors]") {
+  const auto spec = attention::parse_spec_text(R"({"X": [[1e200, 1e200]], "W_q": [[1e200,0],[0,1]], "W_k": [[1e200,0],[0,1]], "W_v": [[1,0],[0,1]]})").value();
+  const auto r = attention::run_self<double>(spec);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message.find("overflow") != std::string::npos);
+}
+
+TEST_CASE("the same spec twice gives byte-identical traces", "[attention][determinism]") {
+  const json spec = json::parse(R"({"sentence": "same in same out", "heads": 2, "score": "additive", "positional": "sinusoidal"})");
+  CHECK(trace_of(spec).dump() == trace_of(spec).dump());
+}

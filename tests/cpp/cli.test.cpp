@@ -1,0 +1,81 @@
+// attention-cli as a user runs it: every subcommand answers; bad input is one line, exit 2.
+#include "support.hpp"
+
+using nlohmann::json;
+using support::cli;
+
+TEST_CASE("random prints NumPy's stream", "[cli]") {
+  const auto r = cli("random --seed 42 --dist int:3 --shape 3,3");
+  CHECK(r.status == 0);
+  CHECK(json::parse(r.out) == json::parse("[[2,0,2],[2,0,0],[2,1,2]]"));
+  const auto fixture = support::load_fixture("random.json");
+  for (const auto& c : fixture["cases"]) {
+    const std::string args = "random --seed " + std::to_string(c["seed"].get<long long>()) + " --dist " +
+                             c["dist"].get<std::string>() + " --shape " + std::to_string(c["shape"][0].get<int>()) +
+                             "," + std::to_string(c["shape"][1].get<int>());
+    const auto out = cli(args);
+    REQUIRE(out.status == 0);
+    CHECK(json::parse(out.out) == c["values"]);  // 17 significant digits round-trip exactly
+  }
+}
+
+TEST_CASE("run reads a spec from stdin or a file and prints the trace", "[cli]") {
+  const auto r = cli("run -", R"({"sentence": "i miss the old kanye", "d_model": 3, "weight_init": "int:3"})");
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+  const json trace = json::parse(r.out);
+  CHECK(trace["tokens"].size() == 5);
+  CHECK(trace["weights"][0].size() == 5);
+  CHECK(trace["spec"]["weight_init"] == "int:3");
+
+  const std::string path = "/tmp/attention-cli-spec-" + std::to_string(::getpid()) + ".json";
+  { std::ofstream(path) << R"({"mode":"encoder_decoder","score":"dot","decoder_state":[5,1,20],"annotations":[[3,12,45]]})"; }
+  const auto f = cli("run " + path);
+  std::remove(path.c_str());
+  CHECK(f.status == 0);
+  CHECK(json::parse(f.out)["scores"][0] == 927.0);
+}
+
+TEST_CASE("numpy prints a Python program", "[cli]") {
+  const auto r = cli("numpy -", R"({"sentence": "a b", "heads": 2})");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("import numpy as np") != std::string::npos);
+  CHECK(r.out.find("np.random.seed(42)") != std::string::npos);
+  CHECK(r.out.find("W_o = np.random.randn(4, 4)") != std::string::npos);
+}
+
+TEST_CASE("bad input: one line on stderr, exit 2", "[cli][errors]") {
+  struct Bad { const char* args; const char* input; const char* message; };
+  const Bad cases[] = {
+      {"run -", "{not json", "attention-cli: the spec is not valid JSON: syntax error at byte 2 near 'ot json'\n"},
+      {"run -", R"({"score": "cosine"})", "attention-cli: score: must be dot, scaled_dot, general or additive, got \"cosine\"\n"},
+      {"run -", R"({"X": [[1,2],[3]]})", "attention-cli: X: is ragged: row 1 has 1 numbers, row 0 has 2\n"},
+      {"run -", R"({"heads": 3})", "attention-cli: heads: 3 heads do not divide d_model 4; choose a divisor or set d_k\n"},
+      {"run -", R"({"seed": 5000000000})", "attention-cli: seed: must be a whole number from 0 to 4294967295, got 5000000000\n"},
+      {"numpy -", R"({"mask": "sideways"})", "attention-cli: mask: must be none, causal, window:D or an n x n matrix of 0/1, got \"sideways\"\n"},
+      {"run /nonexistent/spec.json", "", "attention-cli: cannot open /nonexistent/spec.json: No such file or directory\n"},
+      {"run", "", "attention-cli: run: give one spec file, or - for standard input\n"},
+      {"fly", "", "attention-cli: unknown command \"fly\" (run, numpy, random, --help)\n"},
+      {"random --seed x --dist normal --shape 2,2", "", "attention-cli: random: --seed must be a whole number from 0 to 4294967295\n"},
+      {"random --seed 1 --dist cauchy --shape 2,2", "", "attention-cli: random: --dist must be uniform, normal or int:HIGH (HIGH from 1 to 2147483648)\n"},
+      {"random --seed 1 --dist normal --shape 2", "", "attention-cli: random: --shape must be R,C with R*C from 1 to 8000000\n"},
+      {"random --seed 1 --dist normal --shape 100000,100000", "", "attention-cli: random: --shape must be R,C with R*C from 1 to 8000000\n"},
+      {"random --seed", "", "attention-cli: random: --seed needs a value\n"},
+  };
+  for (const auto& b : cases) {
+    DYNAMIC_SECTION(b.args << " <<< " << b.input) {
+      const auto r = cli(b.args, b.input);
+      CHECK(r.status == 2);
+      CHECK(r.out.empty());
+      CHECK(r.err == b.message);
+    }
+  }
+}
+
+TEST_CASE("--help lists every spec key", "[cli]") {
+  const auto r = cli("--help");
+  CHECK(r.status == 0);
+  for (const char* key : {"sentence", "seed", "d_model", "heads", "score", "mask", "positional", "W_c", "temperature"}) {
+    CHECK(r.out.find(std::string("  ") + key + " ") != std::string::npos);
+  }
+}
