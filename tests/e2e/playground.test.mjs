@@ -1,0 +1,166 @@
+// The playground in real Chromium, as a learner uses it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from '../../dist/attention.js';
+import { start, cells, ready } from './harness.mjs';
+import { maxError } from '../wasm/compare.mjs';
+
+let env;
+const core = await load();
+before(async () => { env = await start(); });
+after(async () => { await env?.stop(); });
+
+const specOf = (page) => page.locator('attention-playground').evaluate((el) => el.spec);
+
+test('typing a sentence shows n x n weights equal to run(spec)', async () => {
+  const page = await env.page();
+  await page.goto(env.base);
+  await ready(page);
+  await page.fill('#c-sentence', 'attention is all you need , really');
+  await page.waitForFunction(() => document.querySelector('attention-playground').shadowRoot
+    .querySelector('ap-heatmap[key="weights"]').shadowRoot.querySelectorAll('td[data-row]').length === 49);
+  const spec = await specOf(page);
+  const trace = core.run(spec);
+  assert.equal(trace.tokens.length, 7);
+  assert.deepEqual(await cells(page, 'weights'), trace.weights[0]);
+  assert.deepEqual(await cells(page, 'output'), trace.output);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('the same seed gives the same numbers after a reload', async () => {
+  const page = await env.page();
+  await page.goto(env.base);
+  await ready(page);
+  await page.fill('#c-seed', '2024');
+  await page.fill('#c-sentence', 'same seed same numbers');
+  await page.waitForFunction(() => location.hash.includes('seed=2024') && location.hash.includes('numbers'));
+  const before = await cells(page, 'weights');
+  await page.reload();
+  await ready(page);
+  assert.equal(await page.inputValue('#c-seed'), '2024');
+  assert.deepEqual(await cells(page, 'weights'), before);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('preset: seed 000 scores 927 on screen', async () => {
+  const page = await env.page();
+  await page.goto(env.base);
+  await ready(page);
+  await page.click('button[data-preset="seed000"]');
+  await page.locator('ap-heatmap[key="context"]').waitFor();
+  const scores = await cells(page, 'scores');
+  assert.deepEqual(scores[0], [927, 397, 148, 929]);
+  const text = await page.locator('ap-heatmap[key="scores"] table').innerText();
+  assert.match(text, /927/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('preset: seed 004 shows its printed attention output', async () => {
+  const page = await env.page();
+  await page.goto(env.base);
+  await ready(page);
+  await page.click('button[data-preset="seed004"]');
+  await page.waitForFunction(() => document.querySelector('attention-playground').spec.weight_init === 'int:3');
+  const printed = [[0.81676354, 1.14873475, 0.33197121], [0.71861207, 1.07919157, 0.3605795],
+    [0.74203343, 1.13656778, 0.39453435], [0.75607715, 1.11278575, 0.3567086], [0.79709991, 1.15043165, 0.35333174]];
+  const r = maxError(await cells(page, 'output'), printed);
+  assert.ok(r.error < 2e-8, `${r.where}: ${r.error}`);
+  assert.deepEqual(await cells(page, 'W_q'), [[2, 0, 2], [2, 0, 0], [2, 1, 2]]);
+  await page.click('button[data-preset="seed001"]');
+  await page.waitForFunction(() => document.querySelector('attention-playground').spec.tokens === undefined &&
+    document.querySelector('attention-playground').spec.sentence === 'This is book');
+  assert.equal((await cells(page, 'Q'))[0].length, 3);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('clicking a weight shows its derivation with the real numbers', async () => {
+  const page = await env.page();
+  await page.goto(env.base);
+  await ready(page);
+  const cell = page.locator('ap-heatmap[key="weights"] td[data-row="2"][data-col="1"]');
+  const value = Number(await cell.getAttribute('data-value'));
+  await cell.click();
+  const panel = page.locator('ap-derivation');
+  await panel.locator('h3').waitFor();
+  const text = await panel.evaluate((el) => el.shadowRoot.textContent.replace(/\s+/g, ' '));
+  assert.match(text, /“sat” → “cat”/);
+  assert.match(text, /q · k =/);
+  assert.match(text, /exp\(score − max\)/);
+  assert.ok(text.includes(String(Number(value.toPrecision(8)))), `the panel shows ${value}`);
+  // keyboard: the same works with arrows and Enter
+  await cell.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('attention-playground').shadowRoot.querySelector('ap-derivation')
+    .shadowRoot.textContent.includes('“sat” → “sat”'));
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('a bad value shows a message beside its control and the page keeps working', async () => {
+  const page = await env.page();
+  await page.goto(env.base);
+  await ready(page);
+  await page.fill('#c-seed', 'forty-two');
+  assert.match(await page.locator('.control[data-key="seed"] .message').innerText(), /Seed must be a whole number/);
+  await page.fill('#c-heads', '3');
+  assert.match(await page.locator('.control[data-key="heads"] .message').innerText(), /3 heads do not divide d_model 4/);
+  await page.fill('#c-heads', '2');
+  await page.fill('#c-seed', '7');
+  await page.waitForFunction(() => document.querySelectorAll('attention-playground').length === 1 &&
+    document.querySelector('attention-playground').shadowRoot.querySelectorAll('ap-heatmap[key="weights"]').length === 2);
+  assert.equal(await page.locator('.control .message').count(), 0);
+  await page.fill('#c-sentence', '<img src=x onerror="window.pwned=1"></script>');
+  await page.waitForTimeout(100);
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  assert.ok((await page.locator('.token').allInnerTexts()).includes('<'));
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('editing a cell of X recomputes, and reset returns to the seed', async () => {
+  const page = await env.page();
+  await page.goto(env.base);
+  await ready(page);
+  const before = await cells(page, 'Q');
+  await page.locator('ap-heatmap[key="X"] td[data-row="0"][data-col="0"]').click();
+  await page.locator('ap-heatmap[key="X"] input').fill('not a number');
+  await page.keyboard.press('Enter');
+  assert.match(await page.locator('ap-heatmap[key="X"] .error').innerText(), /is not a number/);
+  await page.locator('ap-heatmap[key="X"] input').fill('10');
+  await page.keyboard.press('Enter');
+  await page.locator('text=reset X to the seed').waitFor();
+  const spec = await specOf(page);
+  assert.equal(spec.X[0][0], 10);
+  assert.deepEqual(await cells(page, 'Q'), core.run(spec).Q);
+  await page.click('text=reset X to the seed');
+  await page.waitForFunction(() => !('X' in document.querySelector('attention-playground').spec));
+  assert.deepEqual(await cells(page, 'Q'), before);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('every control recomputes live and nothing leaves the page', async () => {
+  const page = await env.page({ viewport: { width: 390, height: 844 } });
+  await page.goto(env.base);
+  await ready(page);
+  await page.check('#c-residual');
+  await page.locator('ap-heatmap[key="normalized"]').waitFor();
+  assert.deepEqual(await cells(page, 'normalized'), core.run(await specOf(page)).normalized);
+  const changes = [['#c-score', 'additive'], ['#c-mask', 'window'], ['#c-positional', 'sinusoidal'],
+    ['#c-attention', 'hard'], ['#c-embedding_init', 'normal'], ['#c-weight_init', 'int:3'], ['#c-mode', 'encoder_decoder']];
+  for (const [sel, value] of changes) {
+    await page.selectOption(sel, value);
+    const spec = await specOf(page);
+    const trace = core.run(spec);
+    assert.equal(trace.error, undefined, `${sel}=${value}: ${trace.error?.message}`);
+    const shown = await cells(page, 'weights');
+    assert.deepEqual(spec.mode === 'encoder_decoder' ? shown[0] : shown, spec.mode === 'encoder_decoder' ? trace.weights : trace.weights[0], `${sel}=${value}`);
+  }
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

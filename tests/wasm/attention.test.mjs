@@ -1,0 +1,75 @@
+// The wasm build in Node, through dist/attention.js: every golden fixture agrees with the
+// native build (attention-cli) to 1e-12, and with NumPy's numbers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { load } from '../../dist/attention.js';
+import { maxError } from './compare.mjs';
+
+const root = new URL('../../', import.meta.url);
+const fixtures = JSON.parse(readFileSync(new URL('tests/fixtures/attention.json', root)));
+const streams = JSON.parse(readFileSync(new URL('tests/fixtures/random.json', root)));
+const cli = new URL('build/native/attention-cli', root).pathname;
+const native = (args, input) => execFileSync(cli, args, { input, encoding: 'utf8', maxBuffer: 1 << 28 });
+
+const core = await load();
+
+for (const c of fixtures.cases) {
+  test(`fixture ${c.name}: wasm = native = NumPy`, () => {
+    const trace = core.run(c.spec);
+    assert.equal(trace.error, undefined, trace.error?.message);
+    const nat = JSON.parse(native(['run', '-'], JSON.stringify(c.spec)));
+    for (const key of Object.keys(nat)) {
+      if (key === 'spec' || key === 'tokens' || key === 'warnings' || key === 'empty_rows') {
+        assert.deepEqual(trace[key], nat[key], key);
+        continue;
+      }
+      const r = maxError(trace[key], nat[key]);
+      assert.ok(r.error <= 1e-12, `${key}${r.where}: wasm differs from native by ${r.error}`);
+    }
+    for (const [key, expected] of Object.entries(c.expect)) {
+      const r = maxError(trace[key], expected);
+      assert.ok(r.error <= 1e-12, `${key}${r.where}: wasm differs from NumPy by ${r.error}`);
+    }
+  });
+}
+
+test('random() gives NumPy\'s streams bit for bit', () => {
+  for (const c of streams.cases) {
+    const values = core.random({ seed: c.seed, dist: c.dist, rows: c.shape[0], cols: c.shape[1] });
+    assert.deepEqual(values, c.values, `seed ${c.seed} ${c.dist}`);
+  }
+});
+
+test('seed 004: printed embeddings with seed-42 integer weights give the printed output', () => {
+  const spec = fixtures.cases.find((c) => c.name === 'seed004').spec;
+  const printed = fixtures.articles.seed004_printed_output;
+  const r = maxError(core.run(spec).output, printed.output);
+  assert.ok(r.error <= printed.tolerance, `${r.where}: ${r.error}`);
+});
+
+test('seed 000: 927', () => {
+  const t = core.run({ mode: 'encoder_decoder', score: 'dot', decoder_state: [5, 1, 20], annotations: [[3, 12, 45]] });
+  assert.equal(t.scores[0], 927);
+});
+
+test('a bad spec returns the CLI\'s message as a value', () => {
+  for (const spec of ['{"heads": 3}', '{', '{"X": [[1,2],[3]]}', '{"seed": -1}', '{"mask": "sideways"}']) {
+    const r = core.run(spec);
+    let message = '';
+    try { native(['run', '-'], spec); } catch (e) { message = e.stderr.trim().replace(/^attention-cli: /, ''); assert.equal(e.status, 2); }
+    assert.equal(r.error.message, message);
+  }
+  assert.equal(core.random({ seed: -1 }).error.field, 'seed');
+  assert.equal(core.derive({ spec: {}, matrix: 'Q', row: 0, col: 0 }).error.field, 'matrix');
+});
+
+test('numpy() matches the CLI\'s program', () => {
+  const spec = { sentence: 'a b c', heads: 2, score: 'additive' };
+  assert.equal(core.numpy(spec), native(['numpy', '-'], JSON.stringify(spec)));
+});
+
+test('load() shares one module', async () => {
+  assert.equal(await load(), core);
+});

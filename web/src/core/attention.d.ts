@@ -1,0 +1,90 @@
+// Types of dist/attention.js: the spec and trace contract of shared/DESIGN.md.
+
+export type Matrix = number[][];
+export type Init = 'uniform' | 'normal' | `int:${number}`;
+
+export interface Spec {
+  sentence?: string;
+  tokens?: string[];
+  seed?: number;
+  d_model?: number;
+  heads?: number;
+  d_k?: number;
+  d_v?: number;
+  d_a?: number;
+  embedding_init?: Init;
+  weight_init?: Init;
+  score?: 'dot' | 'scaled_dot' | 'general' | 'additive';
+  scale?: number;
+  temperature?: number;
+  mask?: 'none' | 'causal' | `window:${number}` | Matrix;
+  positional?: 'none' | 'sinusoidal';
+  attention?: 'soft' | 'hard';
+  residual?: boolean;
+  layer_norm?: boolean;
+  mode?: 'self' | 'encoder_decoder';
+  X?: Matrix; W_q?: Matrix; W_k?: Matrix; W_v?: Matrix; W_o?: Matrix;
+  W_a?: Matrix; W_1?: Matrix; W_2?: Matrix; v_a?: number[]; W_c?: Matrix;
+  decoder_state?: number[]; annotations?: Matrix;
+}
+
+/** A bad spec: `field` names the key at fault ("" for the whole input). */
+export interface SpecError { error: { field: string; message: string } }
+
+export interface SelfTrace {
+  spec: Required<Omit<Spec, 'sentence' | 'scale' | 'X' | 'W_q' | 'W_k' | 'W_v' | 'W_o' | 'W_a' | 'W_1' | 'W_2' | 'v_a' | 'W_c' | 'decoder_state' | 'annotations' | 'd_a'>> & { scale?: number; d_a?: number };
+  tokens: string[];
+  X: Matrix; positional?: Matrix; X_in?: Matrix;
+  W_q: Matrix; W_k: Matrix; W_v: Matrix; W_o?: Matrix;
+  W_a?: Matrix; W_1?: Matrix; W_2?: Matrix; v_a?: number[];
+  Q: Matrix; K: Matrix; V: Matrix;
+  scale: number;
+  mask?: Matrix;
+  scores: Matrix[];   // heads x n x n
+  weights: Matrix[];  // heads x n x n
+  heads: Matrix[];    // heads x n x d_v
+  concat: Matrix;
+  output: Matrix;
+  residual_sum?: Matrix;
+  normalized?: Matrix;
+  empty_rows: number[];
+  warnings: string[];
+}
+
+export interface EncoderDecoderTrace {
+  spec: SelfTrace['spec'];
+  tokens: string[];
+  annotations: Matrix;
+  decoder_state: number[];
+  W_c: Matrix; W_a?: Matrix; W_1?: Matrix; W_2?: Matrix; v_a?: number[];
+  scale: number;
+  scores: number[];
+  weights: number[];
+  weighted: Matrix;
+  context: number[];
+  output: number[];
+  warnings: string[];
+}
+
+export type Trace = SelfTrace | EncoderDecoderTrace;
+
+export interface DeriveRequest { spec: Spec; matrix: 'scores' | 'weights' | 'output'; head?: number; row: number; col: number }
+export type Derivation = Record<string, unknown> & { matrix: string; head: number; row: number; col: number };
+
+export interface Setting { key: string; kind: string; default: string; help: string }
+
+export interface AttentionCore {
+  /** The trace of a spec, or the error naming the field at fault. */
+  run(spec: Spec | string): Trace | SpecError;
+  /** NumPy's np.random.seed(seed) then rand / randn / randint(N) of shape (rows, cols). */
+  random(request: { seed?: number; dist?: Init; rows?: number; cols?: number }): Matrix | SpecError;
+  /** A NumPy-only Python program that rebuilds the trace. */
+  numpy(spec: Spec | string): string | SpecError;
+  /** How one cell of scores, weights or output came to be, with the real numbers. */
+  derive(request: DeriveRequest): Derivation | SpecError;
+  /** The spec's keys, kinds, defaults and help. */
+  settings(): Setting[];
+}
+
+/** Loads the wasm core once per page (or process); later calls share it. */
+export function load(): Promise<AttentionCore>;

@@ -1,0 +1,62 @@
+// BertViz-style head view: queries on the left, keys on the right, a line for every weight
+// with its opacity the weight. Hovering or focusing a token keeps only its lines.
+import { LitElement, css as style, html, svg, nothing } from 'lit';
+import { short } from './colour.js';
+
+const PALETTE = ['#3b6fb6', '#d1495b', '#2e933c', '#b8860b', '#7a4fb3', '#0f8b8d', '#c2571a', '#5c5c5c'];
+
+export class Arcs extends LitElement {
+  static properties = {
+    tokens: { attribute: false }, weights: { attribute: false }, head: { type: Number },
+    active: { state: true },
+  };
+
+  tokens: string[] = [];
+  weights: number[][][] = [];  // heads x n x n
+  head = -1;                   // -1: every head, coloured apart
+  active = -1;
+
+  static styles = style`
+    :host { display: block; }
+    svg { font: 0.8rem var(--ap-mono, ui-monospace, monospace); max-width: 100%; height: auto; }
+    text { fill: currentColor; cursor: pointer; }
+    text.on { font-weight: 700; }
+    text:focus-visible { outline: 2px solid var(--ap-focus, #1a73e8); }
+    .note { font-size: 0.75rem; color: var(--ap-muted, #555); }
+  `;
+
+  render() {
+    const n = this.tokens.length;
+    if (n === 0 || n > 128) return html`<p class="note">${n > 128 ? 'The arc view shows up to 128 tokens; use the heatmap.' : ''}</p>`;
+    const row = 20, width = 340, left = 110, right = width - 110, top = 14;
+    const heads = this.head >= 0 ? [this.head] : this.weights.map((_, h) => h);
+    const y = (i: number) => top + i * row;
+    const lines = [];
+    for (const h of heads) {
+      const w = this.weights[h];
+      for (let i = 0; i < n; i++) {
+        if (this.active >= 0 && i !== this.active) continue;
+        for (let j = 0; j < n; j++) {
+          const a = w[i][j];
+          if (a < 0.01) continue;
+          lines.push(svg`<line x1=${left + 6} y1=${y(i) - 4} x2=${right - 6} y2=${y(j) - 4}
+            stroke=${PALETTE[h % PALETTE.length]} stroke-width=${1 + 3 * a} stroke-opacity=${Math.min(1, a * (heads.length > 1 ? 0.8 : 1))}>
+            <title>${this.tokens[i]} → ${this.tokens[j]}: ${short(a)} (head ${h + 1})</title></line>`);
+        }
+      }
+    }
+    const label = (i: number, x: number, anchor: string, side: string) => svg`<text x=${x} y=${y(i)} text-anchor=${anchor}
+      class=${this.active === i ? 'on' : ''} tabindex="0" role="button" aria-label="${side} ${this.tokens[i]}: show where it attends"
+      @mouseenter=${() => (this.active = i)} @mouseleave=${() => (this.active = -1)}
+      @focus=${() => (this.active = i)} @blur=${() => (this.active = -1)}>${this.tokens[i].slice(0, 14)}</text>`;
+    return html`<svg viewBox="0 0 ${width} ${top + n * row}" width=${width} role="img"
+        aria-label="Attention arcs: each query token on the left connects to the key tokens it weights on the right">
+      ${lines}
+      ${this.tokens.map((_, i) => label(i, left, 'end', 'query'))}
+      ${this.tokens.map((_, i) => label(i, right, 'start', 'key'))}
+    </svg>
+    ${heads.length > 1 ? html`<p class="note">${heads.map((h) => html`<span style="color:${PALETTE[h % PALETTE.length]}">■ head ${h + 1} </span>`)}</p>` : nothing}`;
+  }
+}
+
+customElements.get('ap-arcs') || customElements.define('ap-arcs', Arcs);

@@ -1,0 +1,73 @@
+// How one clicked number came to be, with the real numbers (computed by the core's derive()).
+import { LitElement, css as style, html, nothing } from 'lit';
+import { full } from './colour.js';
+
+type Json = Record<string, any>;
+
+export class Derivation extends LitElement {
+  static properties = { derivation: { attribute: false }, tokens: { attribute: false } };
+  derivation: Json | null = null;
+  tokens: string[] = [];
+
+  static styles = style`
+    :host { display: block; font-size: 0.9rem; }
+    .eq { font-family: var(--ap-mono, ui-monospace, monospace); overflow-wrap: anywhere; line-height: 1.7; }
+    .term { white-space: nowrap; }
+    .result { font-weight: 700; color: var(--ap-accent, #e4572e); }
+    h3 { margin: 0 0 0.4rem; font-size: 1rem; }
+    table { border-collapse: collapse; font: 0.8rem var(--ap-mono, ui-monospace, monospace); margin: 0.3rem 0; }
+    td, th { padding: 1px 8px; text-align: right; }
+    tr.me { background: color-mix(in srgb, var(--ap-accent, #e4572e) 18%, transparent); }
+    .hint { color: var(--ap-muted, #555); }
+  `;
+
+  private score(s: Json) {
+    const terms: Json[] = s.terms;
+    const kind = 'tanh' in (terms[0] ?? {}) ? 'additive' : 'W_a_k' in (terms[0] ?? {}) ? 'general' : 'dot';
+    const term = (t: Json) => kind === 'additive'
+      ? html`<span class="term">${full(t.v_a)}·tanh(${full(t.q_W_1)} + ${full(t.k_W_2)})</span>`
+      : html`<span class="term">${full(t.q)}×${full(kind === 'general' ? t.W_a_k : t.k)}</span>`;
+    const lead = kind === 'additive' ? 'v_a · tanh(q W_1 + k W_2)' : kind === 'general' ? 'q · (W_a kᵀ)' : 'q · k';
+    return html`<div class="eq">${lead} = ${terms.map((t, i) => html`${i ? ' + ' : ''}${term(t)}`)}
+      = <b>${full(s.raw)}</b></div>
+      ${s.factor !== 1 ? html`<div class="eq">× ${full(s.factor)} (scale ÷ temperature) = <span class="result">${full(s.value)}</span></div>` : nothing}`;
+  }
+
+  private softmax(sm: Json, col: number) {
+    if (sm.empty_row) return html`<p>Every position of this row is masked, so its weights are all 0.</p>`;
+    if ('argmax' in sm) {
+      return html`<p class="eq">hard attention: the highest visible score is ${full(sm.max)} at “${this.tokens[sm.argmax] ?? sm.argmax}”,
+        so this weight is <span class="result">${full(sm.value)}</span>.</p>`;
+    }
+    return html`<p class="eq">softmax: exp(score − max) / Σ, with max = ${full(sm.max)}</p>
+      <table><thead><tr><th>key</th><th>score</th><th>exp(score − max)</th></tr></thead><tbody>
+      ${(sm.row_scores as number[]).map((s, j) => html`<tr class=${j === col ? 'me' : ''}>
+        <td>${this.tokens[j] ?? j}</td><td>${sm.visible[j] ? full(s) : 'masked'}</td><td>${full(sm.exps[j])}</td></tr>`)}
+      </tbody></table>
+      <p class="eq">Σ = ${full(sm.sum)}; ${full(sm.exps[col])} / ${full(sm.sum)} = <span class="result">${full(sm.value)}</span></p>`;
+  }
+
+  private output(d: Json) {
+    const terms: Json[] = d.terms;
+    if (d.via === 'W_o') {
+      return html`<div class="eq">output = concat · W_o column ${d.col + 1} = ${terms.map((t, i) => html`${i ? ' + ' : ''}<span class="term">${full(t.concat)}×${full(t.W_o)}</span>`)}
+        = <span class="result">${full(d.value)}</span></div>`;
+    }
+    return html`<div class="eq">output = Σ weight × v = ${terms.map((t, i) => html`${i ? ' + ' : ''}<span class="term" title=${t.token}>${full(t.weight)}×${full(t.v)}</span>`)}
+      = <span class="result">${full(d.value)}</span></div>`;
+  }
+
+  render() {
+    const d = this.derivation;
+    if (!d) return html`<p class="hint">Click a cell of the scores, the weights or the output to see how it is computed.</p>`;
+    if (d.error) return html`<p class="hint">${d.error.message}</p>`;
+    const where = d.matrix === 'output'
+      ? html`output row “${d.query_token}”, column ${d.col + 1}`
+      : html`“${d.query_token}” → “${d.key_token}”${d.head > 0 || d.matrix !== 'output' ? html`, head ${d.head + 1}` : nothing}`;
+    return html`<h3>${d.matrix} · ${where}</h3>
+      ${d.matrix === 'output' ? this.output(d) : this.score(d.score)}
+      ${d.matrix === 'weights' ? this.softmax(d.softmax, d.col) : nothing}`;
+  }
+}
+
+customElements.get('ap-derivation') || customElements.define('ap-derivation', Derivation);

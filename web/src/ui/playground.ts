@@ -1,0 +1,354 @@
+// <attention-playground>: the whole playground as one element. It owns the state (one table
+// of settings, see state/settings.ts), asks the core for a trace on every change, and draws
+// the walkthrough. It computes no attention math itself.
+import { LitElement, css as style, html, nothing, type TemplateResult } from 'lit';
+import { load, type AttentionCore, type Spec } from '../core/attention.js';
+import { SETTINGS, defaults, fromHash, parseValue, toHash, toSpec, type SettingDef, type State } from '../state/settings.js';
+import { PRESETS, type Preset } from '../state/presets.js';
+import { ENCODER_DECODER_STEPS, SELF_STEPS, type Step } from './steps.js';
+import { full } from './colour.js';
+import './heatmap.js';
+import './arcs.js';
+import './derivation.js';
+
+type Json = Record<string, any>;
+type Matrix = number[][];
+const EDITABLE = new Set(['X', 'W_q', 'W_k', 'W_v', 'W_o', 'annotations', 'decoder_state']);
+const ERROR_HOME: Record<string, string> = { tokens: 'sentence', layer_norm: 'residual', d_v: 'd_k', d_a: 'd_k' };
+
+export class AttentionPlayground extends LitElement {
+  static properties = {
+    state: { state: true }, overrides: { state: true }, trace: { state: true }, error: { state: true },
+    inputErrors: { state: true }, derivation: { state: true }, selected: { state: true }, step: { state: true },
+    note: { state: true }, ready: { state: true }, loadError: { state: true }, theme: { type: String, reflect: true },
+  };
+
+  state: State = defaults();
+  overrides: Partial<Spec> = {};
+  trace: Json | null = null;
+  error: { field: string; message: string } | null = null;
+  inputErrors: Record<string, string> = {};
+  derivation: Json | null = null;
+  selected: { key: string; head: number; row: number; col: number } | null = null;
+  step = '';
+  note = '';
+  ready = false;
+  loadError = '';
+  theme: 'auto' | 'light' | 'dark' = 'auto';
+  private core: AttentionCore | null = null;
+  private useHash = false;
+
+  connectedCallback() {
+    super.connectedCallback();
+    // The full-window page keeps its state in the URL hash; embedded copies use attributes.
+    this.useHash = this.hasAttribute('use-hash');
+    if (this.useHash) {
+      this.readHash();
+      window.addEventListener('hashchange', this.onHashChange);
+    }
+    load().then((core) => {
+      this.core = core;
+      this.ready = true;
+      this.compute();
+    }, (e) => { this.loadError = `The attention core could not be loaded: ${e?.message ?? e}`; });
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    window.removeEventListener('hashchange', this.onHashChange);
+  }
+
+  /** The spec on screen now: what run(spec) is asked for. */
+  get spec(): Spec { return toSpec(this.state, this.overrides); }
+
+  private onHashChange = () => {
+    if (location.hash.slice(1) !== toHash(this.state, this.overrides)) { this.readHash(); this.compute(); }
+  };
+
+  private readHash() {
+    const { state, overrides, problems } = fromHash(location.hash);
+    this.state = state;
+    this.overrides = overrides;
+    this.note = problems.length ? `Some of the link was not understood and was left at its default: ${problems.join('; ')}.` : '';
+  }
+
+  private compute() {
+    if (!this.core) return;
+    const spec = toSpec(this.state, this.overrides);
+    const result = this.core.run(spec) as Json;
+    if (result.error) {
+      this.error = result.error;  // keep the last good trace on screen
+    } else {
+      this.error = null;
+      this.trace = result;
+      if (this.selected) this.derive(this.selected);
+    }
+    if (this.useHash) {
+      const hash = toHash(this.state, this.overrides);
+      if (location.hash.slice(1) !== hash) history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
+    }
+    this.dispatchEvent(new CustomEvent('trace', { detail: { spec, trace: this.error ? null : this.trace, error: this.error } }));
+  }
+
+  private derive(sel: { key: string; head: number; row: number; col: number }) {
+    if (!this.core) return;
+    const ed = this.state.mode === 'encoder_decoder';
+    this.derivation = this.core.derive({ spec: toSpec(this.state, this.overrides), matrix: sel.key as 'weights',
+      head: sel.head, row: ed ? 0 : sel.row, col: sel.col }) as Json;
+  }
+
+  private set(def: SettingDef, text: string) {
+    const value = parseValue(def, text);
+    const errors = { ...this.inputErrors };
+    if (value === undefined) {
+      errors[def.key] = def.kind === 'int' ? `${def.label} must be a whole number from ${def.min} to ${def.max}.`
+        : def.kind === 'number' ? `${def.label} must be a number.` : `${def.label}: not a valid choice.`;
+      this.inputErrors = errors;
+      return;
+    }
+    delete errors[def.key];
+    this.inputErrors = errors;
+    this.state = { ...this.state, [def.key]: value };
+    if (def.key === 'sentence' || def.key === 'mode') this.selected = null, this.derivation = null;
+    this.compute();
+  }
+
+  private applyPreset(p: Preset) {
+    const state = { ...defaults(), ...p.state } as State;
+    const inputs = (p.overrides.X ?? p.overrides.annotations) as Matrix | undefined;
+    if (inputs) state.d_model = inputs[0].length;
+    this.state = state;
+    this.overrides = { ...p.overrides };
+    this.inputErrors = {};
+    this.selected = null;
+    this.derivation = null;
+    this.note = p.note;
+    this.compute();
+  }
+
+  private onCellSelect(e: CustomEvent) {
+    const d = e.detail;
+    if (!['scores', 'weights', 'output'].includes(d.key)) return;
+    this.selected = { key: d.key, head: d.head, row: d.row, col: d.col };
+    this.derive(this.selected);
+  }
+
+  private onCellEdit(e: CustomEvent) {
+    const { key, row, col, value } = e.detail;
+    if (!this.trace || !EDITABLE.has(key)) return;
+    const vector = key === 'decoder_state';
+    const current = (vector ? [this.trace[key]] : this.trace[key]) as Matrix;
+    const next = current.map((r) => [...r]);
+    next[row][col] = value;
+    this.overrides = { ...this.overrides, [key]: vector ? next[0] : next };
+    this.compute();
+  }
+
+  private resetMatrix(key: string) {
+    const next = { ...this.overrides } as Json;
+    delete next[key];
+    this.overrides = next;
+    this.compute();
+  }
+
+  private newSeed() {
+    const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+    this.set(SETTINGS.find((s) => s.key === 'seed')!, String(seed));
+  }
+
+  // ---------------------------------------------------------------- controls
+  private control(def: SettingDef): TemplateResult | typeof nothing {
+    const mode = this.state.mode as 'self';
+    if (def.modes && !def.modes.includes(mode)) return nothing;
+    if (def.key === 'window' && this.state.mask !== 'window') return nothing;
+    const id = `c-${def.key}`;
+    const home = this.error && (ERROR_HOME[this.error.field] ?? this.error.field) === def.key ? this.error.message : '';
+    const message = this.inputErrors[def.key] || home;
+    const locked = def.key === 'd_model' && (this.overrides.X || this.overrides.annotations);
+    const value = this.state[def.key];
+    let input: TemplateResult;
+    switch (def.kind) {
+      case 'select':
+        input = html`<select id=${id} @change=${(e: Event) => this.set(def, (e.target as HTMLSelectElement).value)}>
+          ${def.options!.map((o) => html`<option value=${o} ?selected=${o === value}>${o.replace('_', ' ')}</option>`)}</select>`;
+        break;
+      case 'bool':
+        input = html`<input id=${id} type="checkbox" .checked=${Boolean(value)} @change=${(e: Event) => this.set(def, String((e.target as HTMLInputElement).checked))}>`;
+        break;
+      case 'text':
+        input = html`<input id=${id} type="text" .value=${String(value)} spellcheck="false" autocomplete="off" maxlength="65536"
+          @input=${(e: Event) => this.set(def, (e.target as HTMLInputElement).value)}>`;
+        break;
+      default:
+        input = html`<input id=${id} type="text" inputmode=${def.kind === 'int' ? 'numeric' : 'decimal'} .value=${String(value)} placeholder=${def.fallback === '' ? 'auto' : ''}
+          ?disabled=${Boolean(locked)} @input=${(e: Event) => this.set(def, (e.target as HTMLInputElement).value)}>`;
+    }
+    return html`<div class="control ${def.kind} ${message ? 'bad' : ''}" data-key=${def.key}>
+      <label for=${id} title=${def.help}>${def.label}</label>
+      <div class="input">${input}${def.key === 'seed' ? html`<button class="small" @click=${this.newSeed} title="Draw a new random seed">new random</button>` : nothing}</div>
+      ${locked ? html`<div class="hint">set by your matrix</div>` : nothing}
+      ${message ? html`<div class="message" role="alert" aria-live="polite">${message}</div>` : nothing}
+    </div>`;
+  }
+
+  // ---------------------------------------------------------------- views
+  private heatmap(key: string, matrix: Matrix, opts: { head?: number; label?: string; rows?: string[]; cols?: string[]; masked?: Matrix; range?: [number, number] } = {}) {
+    const t = this.trace!;
+    const sel = this.selected && this.selected.key === key && this.selected.head === (opts.head ?? 0)
+      ? [this.selected.row, this.selected.col] as [number, number] : undefined;
+    const uses = this.stepDef()?.uses ?? [];
+    const error = this.error && this.error.field === key ? this.error.message : '';
+    const tokens = t.tokens as string[];
+    return html`<div class="matrix">
+      <ap-heatmap .key=${key} .label=${opts.label ?? key} .matrix=${matrix} .head=${opts.head ?? 0}
+        .rows=${opts.rows ?? tokens} .cols=${opts.cols ?? []} .masked=${opts.masked} .range=${opts.range} .selected=${sel}
+        ?editable=${EDITABLE.has(key)} ?clickable=${['scores', 'weights', 'output'].includes(key)} ?highlight=${uses.includes(key)}></ap-heatmap>
+      ${EDITABLE.has(key) && key in this.overrides ? html`<button class="small" @click=${() => this.resetMatrix(key)}>reset ${key} to the seed</button>` : nothing}
+      ${error ? html`<div class="message" role="alert">${error}</div>` : nothing}
+    </div>`;
+  }
+
+  private perHead(key: string, stack: Matrix[], opts: { cols?: string[]; range?: [number, number]; masked?: Matrix } = {}) {
+    return stack.map((m, h) => this.heatmap(key, m, { ...opts, head: h, label: stack.length > 1 ? `${key} · head ${h + 1}` : key }));
+  }
+
+  private showSelf(key: string): unknown {
+    const t = this.trace!;
+    const tokens = t.tokens as string[];
+    const dims = (n: number, prefix = '') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+    switch (key) {
+      case 'scores': return this.perHead('scores', t.scores, { cols: tokens, masked: t.mask });
+      case 'weights': return this.perHead('weights', t.weights, { cols: tokens, masked: t.mask, range: [0, 1] });
+      case 'heads': return this.perHead('heads', t.heads);
+      case 'mask': return t.mask ? this.heatmap('mask', t.mask, { cols: tokens, range: [0, 1] }) : html`<p class="hint">No mask: every token sees every token.</p>`;
+      case 'arcs': return html`<div class="matrix"><div class="arcs-title">arcs (hover a token)</div><ap-arcs .tokens=${tokens} .weights=${t.weights}></ap-arcs></div>`;
+      case 'W_q': case 'W_k': case 'W_v': case 'W_a': case 'W_1': case 'W_2':
+        return t[key] ? this.heatmap(key, t[key], { rows: dims(t[key].length) }) : nothing;
+      case 'W_o': return t.W_o ? this.heatmap('W_o', t.W_o, { rows: dims(t.W_o.length) }) : nothing;
+      default: return t[key] ? this.heatmap(key, t[key]) : nothing;
+    }
+  }
+
+  private showEncoderDecoder(key: string): unknown {
+    const t = this.trace!;
+    const tokens = t.tokens as string[];
+    const dims = (n: number) => Array.from({ length: n }, (_, i) => `${i}`);
+    switch (key) {
+      case 'decoder_state': return this.heatmap('decoder_state', [t.decoder_state], { rows: ['h'] });
+      case 'scores': return this.heatmap('scores', [t.scores], { rows: ['h'], cols: tokens });
+      case 'weights': return this.heatmap('weights', [t.weights], { rows: ['h'], cols: tokens, range: [0, 1] });
+      case 'context': return this.heatmap('context', [t.context], { rows: ['c'] });
+      case 'output': return html`${this.heatmap('output', [t.output], { rows: ['y'] })}`;
+      case 'W_c': case 'W_a': case 'W_1': case 'W_2': return t[key] ? this.heatmap(key, t[key], { rows: dims(t[key].length) }) : nothing;
+      default: return t[key] ? this.heatmap(key, t[key]) : nothing;
+    }
+  }
+
+  private stepDef(): Step | undefined {
+    return this.steps().find((s) => s.id === this.step);
+  }
+
+  private steps(): Step[] {
+    const ed = this.state.mode === 'encoder_decoder';
+    return (ed ? ENCODER_DECODER_STEPS : SELF_STEPS).filter((s) => ed || s.id !== 'sublayer' || this.state.residual);
+  }
+
+  private stepView(s: Step, i: number) {
+    const ed = this.state.mode === 'encoder_decoder';
+    const t = this.trace!;
+    const extra = s.id === 'scale' && !ed
+      ? html`<p class="fact">scale = ${full(t.scale)}${t.spec.temperature !== 1 ? html`, temperature = ${full(t.spec.temperature)}` : nothing}</p>` : nothing;
+    return html`<section class="step" id="step-${s.id}" tabindex="-1"
+        @mouseenter=${() => (this.step = s.id)} @mouseleave=${() => (this.step = '')} @focusin=${() => (this.step = s.id)}>
+      <h2><span class="num">${i + 1}</span> ${s.title}</h2>
+      <p class="formula">${s.formula}</p>
+      <p class="text">${s.text}</p>${extra}
+      <div class="matrices">${s.shows.map((k) => (ed ? this.showEncoderDecoder(k) : this.showSelf(k)))}</div>
+    </section>`;
+  }
+
+  render() {
+    const controls = SETTINGS.map((d) => this.control(d));
+    const general = this.error && !this.error.field ? this.error.message
+      : this.error && !SETTINGS.some((d) => d.key === (ERROR_HOME[this.error!.field] ?? this.error!.field)) && !EDITABLE.has(this.error.field) ? this.error.message : '';
+    return html`
+      <header>
+        <h1>Attention Playground</h1>
+        <nav class="presets" aria-label="Worked examples">
+          ${PRESETS.map((p) => html`<button class="preset" data-preset=${p.id} @click=${() => this.applyPreset(p)}>${p.label}</button>`)}
+        </nav>
+      </header>
+      <div class="layout">
+        <aside class="controls" aria-label="Settings">${controls}</aside>
+        <main @cell-select=${this.onCellSelect} @cell-edit=${this.onCellEdit}>
+          ${this.note ? html`<p class="note" role="status">${this.note}</p>` : nothing}
+          ${this.loadError ? html`<p class="message" role="alert">${this.loadError}</p>` : nothing}
+          ${general ? html`<p class="message" role="alert">${general}</p>` : nothing}
+          ${this.trace?.warnings?.length ? html`<p class="note">${this.trace.warnings.join(' ')}</p>` : nothing}
+          ${!this.ready && !this.loadError ? html`<p class="hint">Loading the attention core…</p>` : nothing}
+          ${this.trace ? html`
+            <div class="tokens" aria-label="Tokens">${(this.trace.tokens as string[]).map((t, i) => html`<span class="token" title="position ${i}">${t}</span>`)}</div>
+            <div class="derivation ${this.derivation ? 'open' : ''}" aria-live="polite">${this.derivation ? html`<button class="small close" aria-label="Close the derivation" @click=${() => { this.derivation = null; this.selected = null; }}>close</button>` : nothing}<ap-derivation .derivation=${this.derivation} .tokens=${this.trace.tokens}></ap-derivation></div>
+            <div class=${this.error ? 'stale' : ''}>${this.steps().map((s, i) => this.stepView(s, i))}</div>` : nothing}
+        </main>
+      </div>`;
+  }
+
+  static styles = style`
+    :host {
+      --ap-bg: #fdfdfc; --ap-fg: #1c1c1e; --ap-muted: #5f6368; --ap-card: #ffffff; --ap-line: #dadce0;
+      --ap-accent: #d1495b; --ap-focus: #1a73e8; --ap-error: #b3261e; --ap-mono: ui-monospace, 'DejaVu Sans Mono', monospace;
+      display: block; background: var(--ap-bg); color: var(--ap-fg); font: 15px/1.45 system-ui, 'DejaVu Sans', sans-serif;
+      color-scheme: light;
+    }
+    @media (prefers-color-scheme: dark) {
+      :host(:not([theme='light'])) { --ap-bg: #17181a; --ap-fg: #e8eaed; --ap-muted: #a6abb2; --ap-card: #202124; --ap-line: #3c4043;
+        --ap-accent: #ff7a85; --ap-focus: #8ab4f8; --ap-error: #f28b82; color-scheme: dark; }
+    }
+    :host([theme='dark']) { --ap-bg: #17181a; --ap-fg: #e8eaed; --ap-muted: #a6abb2; --ap-card: #202124; --ap-line: #3c4043;
+      --ap-accent: #ff7a85; --ap-focus: #8ab4f8; --ap-error: #f28b82; color-scheme: dark; }
+    header { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1.5rem; padding: 0.6rem 1rem; border-bottom: 1px solid var(--ap-line); }
+    h1 { font-size: 1.2rem; margin: 0; }
+    .presets { display: flex; flex-wrap: wrap; gap: 0.4rem; }
+    button { font: inherit; font-size: 0.85rem; border: 1px solid var(--ap-line); background: var(--ap-card); color: inherit; border-radius: 999px; padding: 0.25rem 0.8rem; cursor: pointer; }
+    button:hover { border-color: var(--ap-focus); }
+    button.small { padding: 0.1rem 0.5rem; font-size: 0.78rem; border-radius: 6px; }
+    :focus-visible { outline: 3px solid var(--ap-focus); outline-offset: 2px; }
+    .layout { display: grid; grid-template-columns: 260px minmax(0, 1fr); min-height: calc(100vh - 60px); }
+    .controls { padding: 0.8rem 1rem; border-right: 1px solid var(--ap-line); display: flex; flex-direction: column; gap: 0.55rem; }
+    .control label { display: block; font-size: 0.8rem; font-weight: 600; color: var(--ap-muted); margin-bottom: 2px; }
+    .control .input { display: flex; gap: 0.4rem; align-items: center; }
+    .control input[type='text'], .control select { width: 100%; box-sizing: border-box; font: inherit; padding: 0.3rem 0.45rem; border: 1px solid var(--ap-line); border-radius: 6px; background: var(--ap-card); color: inherit; }
+    .control.bool .input { justify-content: flex-start; }
+    .control.bad input, .control.bad select { border-color: var(--ap-error); }
+    .message { color: var(--ap-error); font-size: 0.82rem; margin: 0.2rem 0; }
+    .hint { color: var(--ap-muted); font-size: 0.8rem; }
+    .note { background: color-mix(in srgb, var(--ap-focus) 12%, transparent); border-radius: 8px; padding: 0.5rem 0.8rem; margin: 0 0 0.8rem; font-size: 0.9rem; }
+    main { padding: 0.8rem 1rem 3rem; min-width: 0; }
+    .tokens { display: flex; flex-wrap: wrap; gap: 0.3rem; margin-bottom: 0.8rem; }
+    .token { font-family: var(--ap-mono); font-size: 0.85rem; background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 6px; padding: 0.1rem 0.45rem; }
+    .derivation { padding: 0.2rem 0.9rem; margin-bottom: 0.6rem; }
+    .close { float: right; }
+    .derivation.open { position: sticky; top: 0; z-index: 1; background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 10px; padding: 0.6rem 0.9rem; margin-bottom: 1rem; max-height: 40vh; overflow: auto; }
+    .step { background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 12px; padding: 0.7rem 1rem 0.9rem; margin-bottom: 0.9rem; }
+    .step h2 { font-size: 1.05rem; margin: 0 0 0.2rem; display: flex; align-items: center; gap: 0.5rem; }
+    .num { display: inline-grid; place-items: center; width: 1.6em; height: 1.6em; border-radius: 50%; background: var(--ap-fg); color: var(--ap-bg); font-size: 0.8rem; }
+    .formula { font-family: var(--ap-mono); font-size: 0.88rem; margin: 0.2rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+    .text { margin: 0.2rem 0 0.6rem; max-width: 70ch; color: var(--ap-muted); }
+    .fact { font-family: var(--ap-mono); font-size: 0.85rem; }
+    .matrices { display: flex; flex-wrap: wrap; gap: 0.8rem 1.2rem; align-items: flex-start; }
+    .matrix { max-width: 100%; }
+    .arcs-title { font: 600 0.85rem var(--ap-mono); }
+    .stale { opacity: 0.45; }
+    @media (max-width: 760px) {
+      .layout { grid-template-columns: minmax(0, 1fr); }
+      .controls { border-right: none; border-bottom: 1px solid var(--ap-line); display: grid; grid-template-columns: 1fr 1fr; }
+      .control.text { grid-column: 1 / -1; }
+      header { padding: 0.5rem 0.7rem; }
+      main { padding: 0.6rem 0.6rem 2rem; }
+      .derivation { position: static; }
+    }
+  `;
+}
+
+customElements.get('attention-playground') || customElements.define('attention-playground', AttentionPlayground);

@@ -1,0 +1,61 @@
+// The walkthrough: the pipeline as numbered steps, each with a sentence or two, its formula,
+// and the trace matrices it uses (highlighted while the step is hovered or focused) and shows.
+export interface Step {
+  id: string;
+  title: string;
+  formula: string;
+  text: string;
+  uses: string[];   // matrices from earlier steps that this one reads
+  shows: string[];  // trace keys drawn in this step
+}
+
+export const SELF_STEPS: Step[] = [
+  { id: 'embed', title: 'Embed', formula: 'X = [e(w₁); …; e(wₙ)]   (+ PE when positional)',
+    text: 'Every distinct word gets one random vector from the seed, so a repeated word is the same row twice. Sinusoidal positional encoding, when on, adds a pattern that depends only on the position.',
+    uses: [], shows: ['X', 'positional', 'X_in'] },
+  { id: 'project', title: 'Project', formula: 'Q = X W_q    K = X W_k    V = X W_v',
+    text: 'Three weight matrices turn each row of X into a query (what this token looks for), a key (what it offers to others) and a value (what it passes on). With several heads, head i uses its own block of columns.',
+    uses: ['X', 'X_in'], shows: ['W_q', 'W_k', 'W_v', 'Q', 'K', 'V'] },
+  { id: 'score', title: 'Score', formula: 'dot: q·k    general: q W_a kᵀ    additive: v_a·tanh(q W_1 + k W_2)',
+    text: 'Each query is compared with every key. The dot product is large when the two vectors point the same way; the other score functions put learned weights in between.',
+    uses: ['Q', 'K'], shows: ['W_a', 'W_1', 'W_2'] },
+  { id: 'scale', title: 'Scale', formula: 'scores = score(q, k) × scale ÷ temperature,   scale = 1/√d_k by default',
+    text: 'Dot products grow with the width d_k, which would make the softmax nearly one-hot; dividing by √d_k keeps them in a range where the weights stay soft. The temperature sharpens (< 1) or flattens (> 1) them further.',
+    uses: ['Q', 'K'], shows: ['scores'] },
+  { id: 'mask', title: 'Mask', formula: 'causal: j ≤ i     window D: |i − j| ≤ D',
+    text: 'Masked positions (hatched) are left out of the softmax, as if their score were −∞. A causal mask lets each token see only itself and the tokens before it.',
+    uses: ['scores'], shows: ['mask'] },
+  { id: 'softmax', title: 'Softmax', formula: 'weights[i, j] = exp(s_ij − max_j s_ij) / Σ_j exp(s_ij − max_j s_ij)',
+    text: 'Each row of scores becomes a probability distribution: positive weights that add up to 1. Subtracting the row maximum first changes nothing mathematically but keeps exp() from overflowing. Hard attention puts all the weight on the top score instead.',
+    uses: ['scores', 'mask'], shows: ['weights', 'arcs'] },
+  { id: 'weigh', title: 'Weigh', formula: 'head = weights · V',
+    text: 'Each output row is a mix of the value vectors, in the proportions the weights give: the token “reads” mostly from the tokens it attends to.',
+    uses: ['weights', 'V'], shows: ['heads'] },
+  { id: 'concat', title: 'Concatenate', formula: 'output = [head₁ … head_h] W_o',
+    text: 'The heads’ outputs sit side by side and one more matrix mixes them back to d_model columns. With a single head the head’s output is the output.',
+    uses: ['heads'], shows: ['concat', 'W_o', 'output'] },
+  { id: 'sublayer', title: 'Add & norm', formula: 'LayerNorm(X + output)',
+    text: 'The Transformer adds the input back (the residual connection) and normalises each row to mean 0 and variance 1.',
+    uses: ['X_in', 'X', 'output'], shows: ['residual_sum', 'normalized'] },
+];
+
+export const ENCODER_DECODER_STEPS: Step[] = [
+  { id: 'inputs', title: 'Inputs', formula: 'h (decoder state),   a₁ … a_m (annotations)',
+    text: 'At one decoding step, the decoder’s hidden state looks at every hidden state of the encoder (the annotations, one row each).',
+    uses: [], shows: ['decoder_state', 'annotations'] },
+  { id: 'score', title: 'Score', formula: 'score_j = h · a_j   (or general / additive) × scale ÷ temperature',
+    text: 'One number per annotation says how well it matches what the decoder needs now.',
+    uses: ['decoder_state', 'annotations'], shows: ['scores', 'W_a', 'W_1', 'W_2'] },
+  { id: 'softmax', title: 'Softmax', formula: 'weights = softmax(scores)',
+    text: 'Large differences between scores make the weights nearly one-hot: a score of 927 against 929 leaves the others with almost nothing.',
+    uses: ['scores'], shows: ['weights'] },
+  { id: 'weigh', title: 'Weigh', formula: 'weighted_j = weights_j × a_j',
+    text: 'Each annotation is multiplied by its weight; those with tiny weights all but vanish.',
+    uses: ['weights', 'annotations'], shows: ['weighted'] },
+  { id: 'context', title: 'Context', formula: 'context = Σ_j weighted_j',
+    text: 'Adding the weighted annotations gives the context vector for this step.',
+    uses: ['weighted'], shows: ['context'] },
+  { id: 'output', title: 'Output', formula: 'output = tanh([context, h] W_c)',
+    text: 'The context joins the decoder state and one layer turns them into this step’s output.',
+    uses: ['context', 'decoder_state'], shows: ['W_c', 'output'] },
+];
