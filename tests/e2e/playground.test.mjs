@@ -12,10 +12,22 @@ after(async () => { await env?.stop(); });
 
 const specOf = (page) => page.locator('attention-playground').evaluate((el) => el.spec);
 
-test('typing a sentence shows n x n weights equal to run(spec)', async () => {
-  const page = await env.page();
+/** A fresh page on the playground, its first trace drawn. */
+async function open(options = {}) {
+  const page = await env.page(options);
   await page.goto(env.base);
   await ready(page);
+  return page;
+}
+
+/** Closes a page that saw no console error, uncaught error or request to another host. */
+async function done(page) {
+  assert.deepEqual(page.problems, []);
+  await page.close();
+}
+
+test('typing a sentence shows n x n weights equal to run(spec)', async () => {
+  const page = await open();
   await page.fill('#c-sentence', 'attention is all you need , really');
   await page.waitForFunction(() => document.querySelector('attention-playground').shadowRoot
     .querySelector('ap-heatmap[key="weights"]').shadowRoot.querySelectorAll('td[data-row]').length === 49);
@@ -24,14 +36,11 @@ test('typing a sentence shows n x n weights equal to run(spec)', async () => {
   assert.equal(trace.tokens.length, 7);
   assert.deepEqual(await cells(page, 'weights'), trace.weights[0]);
   assert.deepEqual(await cells(page, 'output'), trace.output);
-  assert.deepEqual(page.problems, []);
-  await page.close();
+  await done(page);
 });
 
 test('the same seed gives the same numbers after a reload', async () => {
-  const page = await env.page();
-  await page.goto(env.base);
-  await ready(page);
+  const page = await open();
   await page.fill('#c-seed', '2024');
   await page.fill('#c-sentence', 'same seed same numbers');
   await page.waitForFunction(() => location.hash.includes('seed=2024') && location.hash.includes('numbers'));
@@ -40,28 +49,22 @@ test('the same seed gives the same numbers after a reload', async () => {
   await ready(page);
   assert.equal(await page.inputValue('#c-seed'), '2024');
   assert.deepEqual(await cells(page, 'weights'), before);
-  assert.deepEqual(page.problems, []);
-  await page.close();
+  await done(page);
 });
 
 test('preset: seed 000 scores 927 on screen', async () => {
-  const page = await env.page();
-  await page.goto(env.base);
-  await ready(page);
+  const page = await open();
   await page.click('button[data-preset="seed000"]');
   await page.locator('ap-heatmap[key="context"]').waitFor();
   const scores = await cells(page, 'scores');
   assert.deepEqual(scores[0], [927, 397, 148, 929]);
   const text = await page.locator('ap-heatmap[key="scores"] table').innerText();
   assert.match(text, /927/);
-  assert.deepEqual(page.problems, []);
-  await page.close();
+  await done(page);
 });
 
 test('preset: seed 004 shows its printed attention output', async () => {
-  const page = await env.page();
-  await page.goto(env.base);
-  await ready(page);
+  const page = await open();
   await page.click('button[data-preset="seed004"]');
   await page.waitForFunction(() => document.querySelector('attention-playground').spec.weight_init === 'int:3');
   const printed = [[0.81676354, 1.14873475, 0.33197121], [0.71861207, 1.07919157, 0.3605795],
@@ -73,14 +76,11 @@ test('preset: seed 004 shows its printed attention output', async () => {
   await page.waitForFunction(() => document.querySelector('attention-playground').spec.tokens === undefined &&
     document.querySelector('attention-playground').spec.sentence === 'This is book');
   assert.equal((await cells(page, 'Q'))[0].length, 3);
-  assert.deepEqual(page.problems, []);
-  await page.close();
+  await done(page);
 });
 
 test('clicking a weight shows its derivation with the real numbers', async () => {
-  const page = await env.page();
-  await page.goto(env.base);
-  await ready(page);
+  const page = await open();
   const cell = page.locator('ap-heatmap[key="weights"] td[data-row="2"][data-col="1"]');
   const value = Number(await cell.getAttribute('data-value'));
   await cell.click();
@@ -97,14 +97,11 @@ test('clicking a weight shows its derivation with the real numbers', async () =>
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelector('attention-playground').shadowRoot.querySelector('ap-derivation')
     .shadowRoot.textContent.includes('“sat” → “sat”'));
-  assert.deepEqual(page.problems, []);
-  await page.close();
+  await done(page);
 });
 
 test('a bad value shows a message beside its control and the page keeps working', async () => {
-  const page = await env.page();
-  await page.goto(env.base);
-  await ready(page);
+  const page = await open();
   await page.fill('#c-seed', 'forty-two');
   assert.match(await page.locator('.control[data-key="seed"] .message').innerText(), /Seed must be a whole number/);
   await page.fill('#c-heads', '3');
@@ -118,14 +115,11 @@ test('a bad value shows a message beside its control and the page keeps working'
   await page.waitForTimeout(100);
   assert.equal(await page.evaluate(() => window.pwned), undefined);
   assert.ok((await page.locator('.token').allInnerTexts()).includes('<'));
-  assert.deepEqual(page.problems, []);
-  await page.close();
+  await done(page);
 });
 
 test('editing a cell of X recomputes, and reset returns to the seed', async () => {
-  const page = await env.page();
-  await page.goto(env.base);
-  await ready(page);
+  const page = await open();
   const before = await cells(page, 'Q');
   await page.locator('ap-heatmap[key="X"] td[data-row="0"][data-col="0"]').click();
   await page.locator('ap-heatmap[key="X"] input').fill('not a number');
@@ -140,14 +134,11 @@ test('editing a cell of X recomputes, and reset returns to the seed', async () =
   await page.click('text=reset X to the seed');
   await page.waitForFunction(() => !('X' in document.querySelector('attention-playground').spec));
   assert.deepEqual(await cells(page, 'Q'), before);
-  assert.deepEqual(page.problems, []);
-  await page.close();
+  await done(page);
 });
 
 test('every control recomputes live and nothing leaves the page', async () => {
-  const page = await env.page({ viewport: { width: 390, height: 844 } });
-  await page.goto(env.base);
-  await ready(page);
+  const page = await open({ viewport: { width: 390, height: 844 } });
   await page.check('#c-residual');
   await page.locator('ap-heatmap[key="normalized"]').waitFor();
   assert.deepEqual(await cells(page, 'normalized'), core.run(await specOf(page)).normalized);
@@ -161,6 +152,5 @@ test('every control recomputes live and nothing leaves the page', async () => {
     const shown = await cells(page, 'weights');
     assert.deepEqual(spec.mode === 'encoder_decoder' ? shown[0] : shown, spec.mode === 'encoder_decoder' ? trace.weights : trace.weights[0], `${sel}=${value}`);
   }
-  assert.deepEqual(page.problems, []);
-  await page.close();
+  await done(page);
 });

@@ -11,7 +11,7 @@ const root = new URL('../../', import.meta.url);
 const fixtures = JSON.parse(readFileSync(new URL('tests/fixtures/attention.json', root)));
 const streams = JSON.parse(readFileSync(new URL('tests/fixtures/random.json', root)));
 const cli = new URL('build/native/attention-cli', root).pathname;
-const native = (args, input) => execFileSync(cli, args, { input, encoding: 'utf8', maxBuffer: 1 << 28 });
+const native = (args, input) => execFileSync(cli, args, { input, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['pipe', 'pipe', 'pipe'] });
 
 const core = await load();
 

@@ -18,9 +18,12 @@ export function css([r, g, b]: [number, number, number]): string {
   return `rgb(${r} ${g} ${b})`;
 }
 
-/** Black or white text, whichever reads better on this background. */
+/** Black or white text, whichever has the higher WCAG contrast on this background (over
+ *  viridis the worse of the two choices still clears 4.5:1). */
 export function ink([r, g, b]: [number, number, number]): string {
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 140 ? '#111' : '#fff';
+  const lin = (c: number) => { const s = c / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+  const L = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  return (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? '#000' : '#fff';
 }
 
 export function gradient(): string {

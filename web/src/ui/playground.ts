@@ -7,6 +7,7 @@ import { SETTINGS, defaults, fromHash, parseValue, toHash, toSpec, type SettingD
 import { PRESETS, type Preset } from '../state/presets.js';
 import { ENCODER_DECODER_STEPS, SELF_STEPS, type Step } from './steps.js';
 import { full } from './colour.js';
+import { download, svgToPNG, toCSV, toJSON, toPNG, toSVG, type MatrixData } from './export.js';
 import './heatmap.js';
 import './arcs.js';
 import './derivation.js';
@@ -16,12 +17,24 @@ type Matrix = number[][];
 const EDITABLE = new Set(['X', 'W_q', 'W_k', 'W_v', 'W_o', 'annotations', 'decoder_state']);
 const ERROR_HOME: Record<string, string> = { tokens: 'sentence', layer_norm: 'residual', d_v: 'd_k', d_a: 'd_k' };
 
+// Attributes mirror the settings table (d_model -> d-model) and the editable matrices (W_q -> w-q).
+const attributeOf = (key: string) => key.replace(/_/g, '-').toLowerCase();
+const SETTING_ATTRS = new Map(SETTINGS.map((d) => [attributeOf(d.key), d]));
+const MATRIX_ATTRS = new Map([...EDITABLE].map((k) => [attributeOf(k), k]));
+const PRESENTATION = ['preset', 'view', 'controls', 'compact', 'share-url', 'script-url'];
+
 export class AttentionPlayground extends LitElement {
   static properties = {
     state: { state: true }, overrides: { state: true }, trace: { state: true }, error: { state: true },
     inputErrors: { state: true }, derivation: { state: true }, selected: { state: true }, step: { state: true },
     note: { state: true }, ready: { state: true }, loadError: { state: true }, theme: { type: String, reflect: true },
+    view: { type: String }, controls: { type: String }, compact: { type: Boolean, reflect: true },
+    shareText: { state: true }, numpyText: { state: true },
   };
+
+  static get observedAttributes() {
+    return [...super.observedAttributes, ...SETTING_ATTRS.keys(), ...MATRIX_ATTRS.keys(), ...PRESENTATION];
+  }
 
   state: State = defaults();
   overrides: Partial<Spec> = {};
@@ -35,17 +48,22 @@ export class AttentionPlayground extends LitElement {
   ready = false;
   loadError = '';
   theme: 'auto' | 'light' | 'dark' = 'auto';
+  view = '';           // one step id, trace key or "arcs" to show alone
+  controls = 'all';    // "all", "none", or a comma list of setting keys
+  compact = false;
+  shareText = '';
+  numpyText = '';
   private core: AttentionCore | null = null;
   private useHash = false;
+  private pending = false;
 
   connectedCallback() {
     super.connectedCallback();
     // The full-window page keeps its state in the URL hash; embedded copies use attributes.
     this.useHash = this.hasAttribute('use-hash');
-    if (this.useHash) {
-      this.readHash();
-      window.addEventListener('hashchange', this.onHashChange);
-    }
+    this.readAttributes();
+    if (this.useHash && location.hash.length > 1) this.readHash();
+    if (this.useHash) window.addEventListener('hashchange', this.onHashChange);
     load().then((core) => {
       this.core = core;
       this.ready = true;
@@ -56,6 +74,48 @@ export class AttentionPlayground extends LitElement {
   disconnectedCallback() {
     super.disconnectedCallback();
     window.removeEventListener('hashchange', this.onHashChange);
+  }
+
+  attributeChangedCallback(name: string, old: string | null, value: string | null) {
+    super.attributeChangedCallback(name, old, value);
+    if (old === value || !this.isConnected) return;
+    if (SETTING_ATTRS.has(name) || MATRIX_ATTRS.has(name) || name === 'preset') {
+      this.readAttributes();
+      this.schedule();
+    }
+  }
+
+  /** State from the element's attributes: a preset first, then each setting and matrix. */
+  private readAttributes() {
+    const problems: string[] = [];
+    const preset = this.getAttribute('preset');
+    const p = preset ? PRESETS.find((x) => x.id === preset) : undefined;
+    if (preset && !p) problems.push(`preset "${preset.slice(0, 40)}" is not one of ${PRESETS.map((x) => x.id).join(', ')}`);
+    const state = { ...defaults(), ...(p?.state ?? {}) } as State;
+    const overrides: Json = { ...(p?.overrides ?? {}) };
+    for (const { name, value } of Array.from(this.attributes)) {
+      const def = SETTING_ATTRS.get(name);
+      const matrix = MATRIX_ATTRS.get(name);
+      if (def) {
+        const v = parseValue(def, value);
+        if (v === undefined) problems.push(`${name}="${value.slice(0, 40)}" is not valid`);
+        else state[def.key] = v;
+      } else if (matrix) {
+        try { overrides[matrix] = JSON.parse(value); } catch { problems.push(`${name} is not a JSON matrix`); }
+      }
+    }
+    const inputs = (overrides.X ?? overrides.annotations) as Matrix | undefined;
+    if (Array.isArray(inputs) && Array.isArray(inputs[0])) state.d_model = inputs[0].length;
+    this.state = state;
+    this.overrides = overrides;
+    this.note = problems.length ? `Some settings were not understood and were left at their defaults: ${problems.join('; ')}.` : (p?.note ?? '');
+  }
+
+  /** Many attributes change at once while a page parses: recompute once after them. */
+  private schedule() {
+    if (this.pending) return;
+    this.pending = true;
+    queueMicrotask(() => { this.pending = false; this.compute(); });
   }
 
   /** The spec on screen now: what run(spec) is asked for. */
@@ -151,6 +211,75 @@ export class AttentionPlayground extends LitElement {
     this.compute();
   }
 
+  private link(): string {
+    const hash = toHash(this.state, this.overrides);
+    const base = this.getAttribute('share-url') ?? (this.useHash ? location.href.split('#')[0] : new URL('./', document.baseURI).href);
+    return `${base}#${hash}`;
+  }
+
+  private snippet(): string {
+    const attrs: string[] = [];
+    for (const def of SETTINGS) {
+      if (this.state[def.key] !== def.fallback) attrs.push(`${attributeOf(def.key)}="${String(this.state[def.key]).replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`);
+    }
+    for (const [k, v] of Object.entries(this.overrides)) attrs.push(`${attributeOf(k)}='${JSON.stringify(v)}'`);
+    const script = this.getAttribute('script-url') ?? new URL('./attention-playground.js', document.baseURI).href;
+    return `<script type="module" src="${script}"></script>\n<attention-playground ${attrs.join(' ')}></attention-playground>`;
+  }
+
+  private async copy(text: string) {
+    try { await navigator.clipboard.writeText(text); return true; } catch { return false; }  // sandboxed or insecure: the text stays on screen
+  }
+
+  private async share() {
+    const url = this.link();
+    this.shareText = url;
+    this.numpyText = '';
+    this.note = (await this.copy(url)) ? 'Link copied.' : 'Copy the link below.';
+  }
+
+  private async embed() {
+    const iframe = `<iframe src="${this.link().replace(/"/g, '&quot;')}" title="Attention Playground" width="100%" height="720" style="border:0" loading="lazy"></iframe>`;
+    this.shareText = `${iframe}\n\n${this.snippet()}`;
+    this.numpyText = '';
+    this.note = (await this.copy(this.shareText)) ? 'Embed snippets copied: an <iframe>, or the element itself.' : 'Copy a snippet below.';
+  }
+
+  private async copyNumpy() {
+    if (!this.core) return;
+    const r = this.core.numpy(this.spec);
+    if (typeof r !== 'string') return;
+    this.numpyText = r;
+    this.shareText = '';
+    this.note = (await this.copy(r)) ? 'NumPy program copied: it rebuilds every number on screen.' : 'Copy the NumPy program below.';
+  }
+
+  private async exportMatrix(format: string, data: MatrixData, file: string) {
+    if (format === 'csv') download(`${file}.csv`, toCSV(data), 'text/csv');
+    if (format === 'json') download(`${file}.json`, toJSON(data), 'application/json');
+    if (format === 'svg') download(`${file}.svg`, toSVG(data), 'image/svg+xml');
+    if (format === 'png') download(`${file}.png`, await toPNG(data));
+  }
+
+  private async exportArcs(format: string, e: Event) {
+    const arcs = (e.target as HTMLElement).closest('.matrix')?.querySelector('ap-arcs');
+    const svg = arcs?.shadowRoot?.querySelector('svg');
+    if (!svg) return;
+    const clone = svg.cloneNode(true) as SVGSVGElement;
+    clone.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+    clone.setAttribute('font-family', 'monospace');
+    clone.setAttribute('font-size', '13');
+    const text = new XMLSerializer().serializeToString(clone);
+    if (format === 'svg') download('arcs.svg', text, 'image/svg+xml');
+    else download('arcs.png', await svgToPNG(text, svg.viewBox.baseVal.width, svg.viewBox.baseVal.height));
+  }
+
+  private exportMenu(onPick: (format: string, e: Event) => void, formats = ['png', 'svg', 'csv', 'json']) {
+    return html`<details class="export"><summary>export</summary>
+      ${formats.map((f) => html`<button class="small" data-format=${f} @click=${(e: Event) => onPick(f, e)}>${f.toUpperCase()}</button>`)}
+      <button class="small" data-format="numpy" @click=${this.copyNumpy}>Copy as NumPy</button></details>`;
+  }
+
   private newSeed() {
     const seed = crypto.getRandomValues(new Uint32Array(1))[0];
     this.set(SETTINGS.find((s) => s.key === 'seed')!, String(seed));
@@ -203,9 +332,20 @@ export class AttentionPlayground extends LitElement {
       <ap-heatmap .key=${key} .label=${opts.label ?? key} .matrix=${matrix} .head=${opts.head ?? 0}
         .rows=${opts.rows ?? tokens} .cols=${opts.cols ?? []} .masked=${opts.masked} .range=${opts.range} .selected=${sel}
         ?editable=${EDITABLE.has(key)} ?clickable=${['scores', 'weights', 'output'].includes(key)} ?highlight=${uses.includes(key)}></ap-heatmap>
+      ${this.exportMenu((f) => this.exportMatrix(f, {
+        label: opts.label ?? key, matrix, rows: opts.rows ?? tokens, cols: opts.cols ?? [],
+        range: opts.range ?? this.range(matrix, opts.masked), masked: opts.masked,
+      }, (opts.label ?? key).replace(/[^\w]+/g, '_')))}
       ${EDITABLE.has(key) && key in this.overrides ? html`<button class="small" @click=${() => this.resetMatrix(key)}>reset ${key} to the seed</button>` : nothing}
       ${error ? html`<div class="message" role="alert">${error}</div>` : nothing}
     </div>`;
+  }
+
+  private range(m: Matrix, masked?: Matrix): [number, number] {
+    let lo = Infinity, hi = -Infinity;
+    m.forEach((row, i) => row.forEach((v, j) => { if (!masked || masked[i][j] !== 0) { lo = Math.min(lo, v); hi = Math.max(hi, v); } }));
+    if (!Number.isFinite(lo)) return [0, 1];
+    return lo === hi ? [lo - 1, hi + 1] : [lo, hi];
   }
 
   private perHead(key: string, stack: Matrix[], opts: { cols?: string[]; range?: [number, number]; masked?: Matrix } = {}) {
@@ -221,7 +361,8 @@ export class AttentionPlayground extends LitElement {
       case 'weights': return this.perHead('weights', t.weights, { cols: tokens, masked: t.mask, range: [0, 1] });
       case 'heads': return this.perHead('heads', t.heads);
       case 'mask': return t.mask ? this.heatmap('mask', t.mask, { cols: tokens, range: [0, 1] }) : html`<p class="hint">No mask: every token sees every token.</p>`;
-      case 'arcs': return html`<div class="matrix"><div class="arcs-title">arcs (hover a token)</div><ap-arcs .tokens=${tokens} .weights=${t.weights}></ap-arcs></div>`;
+      case 'arcs': return html`<div class="matrix"><div class="arcs-title">arcs (hover a token)</div><ap-arcs .tokens=${tokens} .weights=${t.weights}></ap-arcs>
+        ${this.exportMenu((f, e) => this.exportArcs(f, e), ['png', 'svg'])}</div>`;
       case 'W_q': case 'W_k': case 'W_v': case 'W_a': case 'W_1': case 'W_2':
         return t[key] ? this.heatmap(key, t[key], { rows: dims(t[key].length) }) : nothing;
       case 'W_o': return t.W_o ? this.heatmap('W_o', t.W_o, { rows: dims(t.W_o.length) }) : nothing;
@@ -267,29 +408,49 @@ export class AttentionPlayground extends LitElement {
     </section>`;
   }
 
+  private shown(def: SettingDef) {
+    if (this.controls === 'all' || this.controls === '') return true;
+    if (this.controls === 'none') return false;
+    return this.controls.split(',').map((k) => k.trim()).includes(def.key);
+  }
+
+  private single(): unknown {
+    const step = this.steps().find((s) => s.id === this.view);
+    if (step) return this.stepView(step, this.steps().indexOf(step));
+    const ed = this.state.mode === 'encoder_decoder';
+    return html`<div class="matrices">${ed ? this.showEncoderDecoder(this.view) : this.showSelf(this.view)}</div>`;
+  }
+
   render() {
-    const controls = SETTINGS.map((d) => this.control(d));
+    const controls = SETTINGS.filter((d) => this.shown(d)).map((d) => this.control(d));
     const general = this.error && !this.error.field ? this.error.message
-      : this.error && !SETTINGS.some((d) => d.key === (ERROR_HOME[this.error!.field] ?? this.error!.field)) && !EDITABLE.has(this.error.field) ? this.error.message : '';
+      : this.error && !SETTINGS.some((d) => d.key === (ERROR_HOME[this.error!.field] ?? this.error!.field) && this.shown(d)) && !EDITABLE.has(this.error.field) ? this.error.message : '';
+    const toolbar = html`<div class="tools">
+      <button class="small" data-action="share" @click=${this.share}>Share</button>
+      <button class="small" data-action="embed" @click=${this.embed}>Embed</button>
+      <button class="small" data-action="numpy" @click=${this.copyNumpy}>Copy as NumPy</button></div>`;
     return html`
-      <header>
+      ${this.compact ? nothing : html`<header>
         <h1>Attention Playground</h1>
         <nav class="presets" aria-label="Worked examples">
           ${PRESETS.map((p) => html`<button class="preset" data-preset=${p.id} @click=${() => this.applyPreset(p)}>${p.label}</button>`)}
-        </nav>
-      </header>
-      <div class="layout">
-        <aside class="controls" aria-label="Settings">${controls}</aside>
+        </nav>${toolbar}
+      </header>`}
+      <div class="layout ${controls.length ? '' : 'bare'}">
+        ${controls.length ? html`<aside class="controls" aria-label="Settings">${controls}</aside>` : nothing}
         <main @cell-select=${this.onCellSelect} @cell-edit=${this.onCellEdit}>
+          ${this.compact ? toolbar : nothing}
           ${this.note ? html`<p class="note" role="status">${this.note}</p>` : nothing}
+          ${this.shareText ? html`<textarea class="share" readonly rows=${this.shareText.split('\n').length + 1} aria-label="Link or snippet to copy">${this.shareText}</textarea>` : nothing}
+          ${this.numpyText ? html`<textarea class="share numpy" readonly rows="12" aria-label="NumPy program">${this.numpyText}</textarea>` : nothing}
           ${this.loadError ? html`<p class="message" role="alert">${this.loadError}</p>` : nothing}
           ${general ? html`<p class="message" role="alert">${general}</p>` : nothing}
           ${this.trace?.warnings?.length ? html`<p class="note">${this.trace.warnings.join(' ')}</p>` : nothing}
           ${!this.ready && !this.loadError ? html`<p class="hint">Loading the attention core…</p>` : nothing}
           ${this.trace ? html`
-            <div class="tokens" aria-label="Tokens">${(this.trace.tokens as string[]).map((t, i) => html`<span class="token" title="position ${i}">${t}</span>`)}</div>
+            ${this.view ? nothing : html`<div class="tokens" aria-label="Tokens">${(this.trace.tokens as string[]).map((t, i) => html`<span class="token" title="position ${i}">${t}</span>`)}</div>`}
             <div class="derivation ${this.derivation ? 'open' : ''}" aria-live="polite">${this.derivation ? html`<button class="small close" aria-label="Close the derivation" @click=${() => { this.derivation = null; this.selected = null; }}>close</button>` : nothing}<ap-derivation .derivation=${this.derivation} .tokens=${this.trace.tokens}></ap-derivation></div>
-            <div class=${this.error ? 'stale' : ''}>${this.steps().map((s, i) => this.stepView(s, i))}</div>` : nothing}
+            <div class=${this.error ? 'stale' : ''}>${this.view ? this.single() : this.steps().map((s, i) => this.stepView(s, i))}</div>` : nothing}
         </main>
       </div>`;
   }
@@ -340,6 +501,18 @@ export class AttentionPlayground extends LitElement {
     .matrix { max-width: 100%; }
     .arcs-title { font: 600 0.85rem var(--ap-mono); }
     .stale { opacity: 0.45; }
+    .tools { display: flex; gap: 0.4rem; margin-left: auto; }
+    main > .tools { margin: 0 0 0.5rem; justify-content: flex-end; }
+    textarea.share { width: 100%; box-sizing: border-box; font: 0.8rem var(--ap-mono); background: var(--ap-card); color: inherit; border: 1px solid var(--ap-line); border-radius: 8px; padding: 0.4rem; margin-bottom: 0.6rem; }
+    details.export { font-size: 0.78rem; margin-top: 2px; }
+    details.export summary { cursor: pointer; color: var(--ap-muted); width: max-content; }
+    details.export button { margin: 2px 2px 0 0; }
+    .layout.bare { grid-template-columns: minmax(0, 1fr); }
+    :host([compact]) .layout { min-height: 0; grid-template-columns: minmax(0, 1fr); }
+    :host([compact]) .controls { border-right: none; border-bottom: 1px solid var(--ap-line); display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 0.4rem 0.8rem; }
+    :host([compact]) .control.text { grid-column: 1 / -1; }
+    :host([compact]) .text { display: none; }
+    :host([compact]) main { padding: 0.6rem; }
     @media (max-width: 760px) {
       .layout { grid-template-columns: minmax(0, 1fr); }
       .controls { border-right: none; border-bottom: 1px solid var(--ap-line); display: grid; grid-template-columns: 1fr 1fr; }
