@@ -1,10 +1,16 @@
-// The page: web/index.html -> dist/index.html with the wasm as its own asset.
+// The page and the example post: web/*.html -> dist/, the wasm as its own streamed asset.
 import { defineConfig } from 'vite';
 
 export default defineConfig({
   root: 'web',
   base: './',
-  build: { outDir: '../dist', emptyOutDir: true, assetsInlineLimit: 0, target: 'es2022' },
+  build: {
+    outDir: '../dist',
+    emptyOutDir: true,
+    assetsInlineLimit: 0,
+    target: 'es2022',
+    rollupOptions: { input: { main: 'web/index.html', examples: 'web/examples/index.html' } },
+  },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
 });

@@ -1,48 +1,37 @@
 // Serves dist/ on loopback and drives Debian's Chromium with playwright-core (no browser
 // download). Every page records console errors, uncaught errors and requests to other hosts.
 import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { serve } from './serve.mjs';
 
-const root = new URL('../../', import.meta.url).pathname;
+export const CHROMIUM = {
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--no-first-run', '--disable-quic'],
+};
 
-async function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
-
-export async function start() {
-  const port = await freePort();
-  const server = spawn(process.execPath, [`${root}node_modules/vite/bin/vite.js`, 'preview', '--strictPort', '--port', String(port), '--host', '127.0.0.1'],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('vite preview did not start')), 20000);
-    server.stdout.on('data', (d) => { if (String(d).includes(`${port}`)) { clearTimeout(timer); resolve(); } });
-  });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
-  const base = `http://127.0.0.1:${port}/`;
+export async function start(pages = {}) {
+  const server = await serve(pages);
+  const browser = await chromium.launch(CHROMIUM);
   return {
-    base,
+    base: server.base,
+    server,
     browser,
     async page(options = {}) {
-      const page = await browser.newPage(options);
+      const context = await browser.newContext({ acceptDownloads: true, ...options });
+      const page = await context.newPage();
       page.problems = [];
       page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console: ${m.text()}`); });
       page.on('pageerror', (e) => page.problems.push(`uncaught: ${e.message}`));
-      page.on('request', (r) => {
+      context.on('request', (r) => {
         const url = new URL(r.url());
-        if (!['127.0.0.1', ''].includes(url.hostname) && !['data:', 'blob:'].includes(url.protocol)) page.problems.push(`request to ${r.url()}`);
+        if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) return;
+        if (url.hostname !== '127.0.0.1') page.problems.push(`request to ${r.url()}`);
       });
       return page;
     },
     async stop() {
       await browser.close();
-      server.kill();
+      await server.close();
     },
   };
 }

@@ -23,7 +23,7 @@ async function open(options = {}) {
 /** Closes a page that saw no console error, uncaught error or request to another host. */
 async function done(page) {
   assert.deepEqual(page.problems, []);
-  await page.close();
+  await page.context().close();
 }
 
 test('typing a sentence shows n x n weights equal to run(spec)', async () => {

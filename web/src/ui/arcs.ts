@@ -23,6 +23,8 @@ export class Arcs extends LitElement {
     text.on { font-weight: 700; }
     text:focus-visible { outline: 2px solid var(--ap-focus, #1a73e8); }
     .note { font-size: 0.75rem; color: var(--ap-muted, #555); }
+    .key { margin-right: 0.8em; }
+    .key i { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.3em; vertical-align: -0.05em; }
   `;
 
   render() {
@@ -49,13 +51,13 @@ export class Arcs extends LitElement {
       class=${this.active === i ? 'on' : ''} tabindex="0" role="button" aria-label="${side} ${this.tokens[i]}: show where it attends"
       @mouseenter=${() => (this.active = i)} @mouseleave=${() => (this.active = -1)}
       @focus=${() => (this.active = i)} @blur=${() => (this.active = -1)}>${this.tokens[i].slice(0, 14)}</text>`;
-    return html`<svg viewBox="0 0 ${width} ${top + n * row}" width=${width} role="img"
+    return html`<svg viewBox="0 0 ${width} ${top + n * row}" width=${width} role="group"
         aria-label="Attention arcs: each query token on the left connects to the key tokens it weights on the right">
       ${lines}
       ${this.tokens.map((_, i) => label(i, left, 'end', 'query'))}
       ${this.tokens.map((_, i) => label(i, right, 'start', 'key'))}
     </svg>
-    ${heads.length > 1 ? html`<p class="note">${heads.map((h) => html`<span style="color:${PALETTE[h % PALETTE.length]}">■ head ${h + 1} </span>`)}</p>` : nothing}`;
+    ${heads.length > 1 ? html`<p class="note">${heads.map((h) => html`<span class="key"><i style="background:${PALETTE[h % PALETTE.length]}"></i>head ${h + 1}</span>`)}</p>` : nothing}`;
   }
 }
 

@@ -185,7 +185,7 @@ export class Heatmap extends LitElement {
     return html`<div class="frame">${title}
       <div class="scroll">
       <table @keydown=${this.onKey} aria-label="${this.label}">
-        <thead><tr><th></th>${Array.from({ length: cols }, (_, j) => html`<th class="col" scope="col" title=${colLabel(j)}>${colLabel(j)}</th>`)}</tr></thead>
+        <thead><tr><td></td>${Array.from({ length: cols }, (_, j) => html`<th class="col" scope="col" title=${colLabel(j)}>${colLabel(j)}</th>`)}</tr></thead>
         <tbody>${this.matrix.map((row, i) => html`<tr><th scope="row" title=${rowLabel(i)}>${rowLabel(i)}</th>${row.map((v, j) => {
           const masked = this.masked !== undefined && this.masked[i]?.[j] === 0;
           const c = this.colour(v, b);

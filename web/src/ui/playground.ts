@@ -152,7 +152,7 @@ export class AttentionPlayground extends LitElement {
 
   private derive(sel: { key: string; head: number; row: number; col: number }) {
     if (!this.core) return;
-    const ed = this.state.mode === 'encoder_decoder';
+    const ed = this.tracedMode();
     this.derivation = this.core.derive({ spec: toSpec(this.state, this.overrides), matrix: sel.key as 'weights',
       head: sel.head, row: ed ? 0 : sel.row, col: sel.col }) as Json;
   }
@@ -228,7 +228,10 @@ export class AttentionPlayground extends LitElement {
   }
 
   private async copy(text: string) {
-    try { await navigator.clipboard.writeText(text); return true; } catch { return false; }  // sandboxed or insecure: the text stays on screen
+    // In a sandboxed iframe or an insecure page there is no clipboard: the text stays on screen.
+    const policy = (document as any).permissionsPolicy ?? (document as any).featurePolicy;
+    if (!navigator.clipboard || (policy && !policy.allowsFeature('clipboard-write'))) return false;
+    try { await navigator.clipboard.writeText(text); return true; } catch { return false; }
   }
 
   private async share() {
@@ -389,13 +392,18 @@ export class AttentionPlayground extends LitElement {
     return this.steps().find((s) => s.id === this.step);
   }
 
+  /** The trace on screen decides the views (it may be the last good one, of another mode). */
+  private tracedMode(): boolean {
+    return this.trace?.spec?.mode === 'encoder_decoder';
+  }
+
   private steps(): Step[] {
-    const ed = this.state.mode === 'encoder_decoder';
-    return (ed ? ENCODER_DECODER_STEPS : SELF_STEPS).filter((s) => ed || s.id !== 'sublayer' || this.state.residual);
+    const ed = this.tracedMode();
+    return (ed ? ENCODER_DECODER_STEPS : SELF_STEPS).filter((s) => ed || s.id !== 'sublayer' || this.trace?.spec?.residual);
   }
 
   private stepView(s: Step, i: number) {
-    const ed = this.state.mode === 'encoder_decoder';
+    const ed = this.tracedMode();
     const t = this.trace!;
     const extra = s.id === 'scale' && !ed
       ? html`<p class="fact">scale = ${full(t.scale)}${t.spec.temperature !== 1 ? html`, temperature = ${full(t.spec.temperature)}` : nothing}</p>` : nothing;
@@ -417,7 +425,7 @@ export class AttentionPlayground extends LitElement {
   private single(): unknown {
     const step = this.steps().find((s) => s.id === this.view);
     if (step) return this.stepView(step, this.steps().indexOf(step));
-    const ed = this.state.mode === 'encoder_decoder';
+    const ed = this.tracedMode();
     return html`<div class="matrices">${ed ? this.showEncoderDecoder(this.view) : this.showSelf(this.view)}</div>`;
   }
 
@@ -430,15 +438,15 @@ export class AttentionPlayground extends LitElement {
       <button class="small" data-action="embed" @click=${this.embed}>Embed</button>
       <button class="small" data-action="numpy" @click=${this.copyNumpy}>Copy as NumPy</button></div>`;
     return html`
-      ${this.compact ? nothing : html`<header>
-        <h1>Attention Playground</h1>
+      ${this.compact ? nothing : html`<div class="header">
+        <div class="title" role="heading" aria-level="2">Attention Playground</div>
         <nav class="presets" aria-label="Worked examples">
           ${PRESETS.map((p) => html`<button class="preset" data-preset=${p.id} @click=${() => this.applyPreset(p)}>${p.label}</button>`)}
         </nav>${toolbar}
-      </header>`}
+      </div>`}
       <div class="layout ${controls.length ? '' : 'bare'}">
-        ${controls.length ? html`<aside class="controls" aria-label="Settings">${controls}</aside>` : nothing}
-        <main @cell-select=${this.onCellSelect} @cell-edit=${this.onCellEdit}>
+        ${controls.length ? html`<div class="controls" role="group" aria-label="Settings">${controls}</div>` : nothing}
+        <div class="views" @cell-select=${this.onCellSelect} @cell-edit=${this.onCellEdit}>
           ${this.compact ? toolbar : nothing}
           ${this.note ? html`<p class="note" role="status">${this.note}</p>` : nothing}
           ${this.shareText ? html`<textarea class="share" readonly rows=${this.shareText.split('\n').length + 1} aria-label="Link or snippet to copy">${this.shareText}</textarea>` : nothing}
@@ -451,7 +459,7 @@ export class AttentionPlayground extends LitElement {
             ${this.view ? nothing : html`<div class="tokens" aria-label="Tokens">${(this.trace.tokens as string[]).map((t, i) => html`<span class="token" title="position ${i}">${t}</span>`)}</div>`}
             <div class="derivation ${this.derivation ? 'open' : ''}" aria-live="polite">${this.derivation ? html`<button class="small close" aria-label="Close the derivation" @click=${() => { this.derivation = null; this.selected = null; }}>close</button>` : nothing}<ap-derivation .derivation=${this.derivation} .tokens=${this.trace.tokens}></ap-derivation></div>
             <div class=${this.error ? 'stale' : ''}>${this.view ? this.single() : this.steps().map((s, i) => this.stepView(s, i))}</div>` : nothing}
-        </main>
+        </div>
       </div>`;
   }
 
@@ -468,8 +476,8 @@ export class AttentionPlayground extends LitElement {
     }
     :host([theme='dark']) { --ap-bg: #17181a; --ap-fg: #e8eaed; --ap-muted: #a6abb2; --ap-card: #202124; --ap-line: #3c4043;
       --ap-accent: #ff7a85; --ap-focus: #8ab4f8; --ap-error: #f28b82; color-scheme: dark; }
-    header { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1.5rem; padding: 0.6rem 1rem; border-bottom: 1px solid var(--ap-line); }
-    h1 { font-size: 1.2rem; margin: 0; }
+    .header { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1.5rem; padding: 0.6rem 1rem; border-bottom: 1px solid var(--ap-line); }
+    .title { font-size: 1.2rem; margin: 0; font-weight: 700; }
     .presets { display: flex; flex-wrap: wrap; gap: 0.4rem; }
     button { font: inherit; font-size: 0.85rem; border: 1px solid var(--ap-line); background: var(--ap-card); color: inherit; border-radius: 999px; padding: 0.25rem 0.8rem; cursor: pointer; }
     button:hover { border-color: var(--ap-focus); }
@@ -485,7 +493,7 @@ export class AttentionPlayground extends LitElement {
     .message { color: var(--ap-error); font-size: 0.82rem; margin: 0.2rem 0; }
     .hint { color: var(--ap-muted); font-size: 0.8rem; }
     .note { background: color-mix(in srgb, var(--ap-focus) 12%, transparent); border-radius: 8px; padding: 0.5rem 0.8rem; margin: 0 0 0.8rem; font-size: 0.9rem; }
-    main { padding: 0.8rem 1rem 3rem; min-width: 0; }
+    .views { padding: 0.8rem 1rem 3rem; min-width: 0; }
     .tokens { display: flex; flex-wrap: wrap; gap: 0.3rem; margin-bottom: 0.8rem; }
     .token { font-family: var(--ap-mono); font-size: 0.85rem; background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 6px; padding: 0.1rem 0.45rem; }
     .derivation { padding: 0.2rem 0.9rem; margin-bottom: 0.6rem; }
@@ -502,7 +510,7 @@ export class AttentionPlayground extends LitElement {
     .arcs-title { font: 600 0.85rem var(--ap-mono); }
     .stale { opacity: 0.45; }
     .tools { display: flex; gap: 0.4rem; margin-left: auto; }
-    main > .tools { margin: 0 0 0.5rem; justify-content: flex-end; }
+    .views > .tools { margin: 0 0 0.5rem; justify-content: flex-end; }
     textarea.share { width: 100%; box-sizing: border-box; font: 0.8rem var(--ap-mono); background: var(--ap-card); color: inherit; border: 1px solid var(--ap-line); border-radius: 8px; padding: 0.4rem; margin-bottom: 0.6rem; }
     details.export { font-size: 0.78rem; margin-top: 2px; }
     details.export summary { cursor: pointer; color: var(--ap-muted); width: max-content; }
@@ -512,13 +520,13 @@ export class AttentionPlayground extends LitElement {
     :host([compact]) .controls { border-right: none; border-bottom: 1px solid var(--ap-line); display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 0.4rem 0.8rem; }
     :host([compact]) .control.text { grid-column: 1 / -1; }
     :host([compact]) .text { display: none; }
-    :host([compact]) main { padding: 0.6rem; }
+    :host([compact]) .views { padding: 0.6rem; }
     @media (max-width: 760px) {
       .layout { grid-template-columns: minmax(0, 1fr); }
       .controls { border-right: none; border-bottom: 1px solid var(--ap-line); display: grid; grid-template-columns: 1fr 1fr; }
       .control.text { grid-column: 1 / -1; }
-      header { padding: 0.5rem 0.7rem; }
-      main { padding: 0.6rem 0.6rem 2rem; }
+      .header { padding: 0.5rem 0.7rem; }
+      .views { padding: 0.6rem 0.6rem 2rem; }
       .derivation { position: static; }
     }
   `;

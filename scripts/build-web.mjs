@@ -1,0 +1,55 @@
+// Builds everything under dist/ from web/ (after scripts/build-wasm.sh):
+//   dist/index.html + assets/    the page (vite.config.js), wasm as its own streamed asset
+//   dist/examples/               the blog-post example page
+//   dist/attention.js            load(): the core for browser and Node (wasm inlined)
+//   dist/attention-playground.js the <attention-playground> element (wasm inlined)
+//   dist/attention-playground.html  the whole playground in one file that works from disk
+import { build } from 'vite';
+import { readFileSync, writeFileSync, rmSync } from 'node:fs';
+
+const root = new URL('../', import.meta.url).pathname;
+const quiet = { logLevel: 'warn', configFile: false, root };
+
+await build({ configFile: `${root}vite.config.js`, logLevel: 'warn' });
+
+// Library mode inlines the wasm as base64: one self-contained module per entry.
+await build({
+  ...quiet,
+  build: {
+    outDir: 'dist', emptyOutDir: false, target: 'es2022', minify: true,
+    lib: {
+      entry: { attention: 'web/src/core/attention.js', 'attention-playground': 'web/src/ui/playground.ts' },
+      formats: ['es'], fileName: (_format, name) => `${name}.js`,
+    },
+    rollupOptions: { output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
+  },
+});
+
+// The single file: the element and the core in one inline module script.
+await build({
+  ...quiet,
+  build: {
+    outDir: 'build/single', emptyOutDir: true, target: 'es2022', minify: true,
+    lib: { entry: 'web/src/ui/playground.ts', formats: ['es'], fileName: () => 'playground.js' },
+    rollupOptions: { output: { codeSplitting: false } },
+  },
+});
+const script = readFileSync(`${root}build/single/playground.js`, 'utf8').replace(/<\/(script)/gi, '<\\/$1');
+writeFileSync(`${root}dist/attention-playground.html`, `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<link rel="icon" href="data:,">
+<title>Attention Playground</title>
+<style>${readFileSync(`${root}web/src/page.css`, 'utf8')}</style>
+</head>
+<body>
+<main><h1 class="sr-only">Attention Playground</h1><attention-playground use-hash></attention-playground></main>
+<script type="module">${script}</script>
+</body>
+</html>
+`);
+rmSync(`${root}build/single`, { recursive: true, force: true });
+console.log('dist/: page, examples, attention.js, attention-playground.js, attention-playground.html');

@@ -1,0 +1,223 @@
+// Embedding: attributes, the URL hash, share and embed snippets, a strict CSP, a sandboxed
+// iframe, the single file from disk, exports, accessibility.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { load } from '../../dist/attention.js';
+import { start, cells, ready } from './harness.mjs';
+
+const core = await load();
+const root = new URL('../../', import.meta.url);
+const pages = {};
+let env;
+before(async () => { env = await start(pages); });
+after(async () => { await env?.stop(); });
+
+const specOf = (page, sel = 'attention-playground') => page.locator(sel).evaluate((el) => el.spec);
+async function done(page) {
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+}
+const weightsIn = (page, host) => page.locator(host).evaluate((el) => [...el.shadowRoot.querySelectorAll('ap-heatmap[key="weights"]')]
+  .map((h) => { const rows = []; for (const td of h.shadowRoot.querySelectorAll('td[data-row]')) (rows[td.dataset.row] ??= [])[td.dataset.col] = Number(td.dataset.value); return rows; }));
+
+pages['/attrs.html'] = `<!doctype html><html lang="en"><head><title>attributes</title><link rel="icon" href="data:,">
+<script type="module" src="/attention-playground.js"></script></head><body><main>
+<attention-playground id="a" sentence="The FBI is chasing the thief" seed="7" heads="2" d-model="8" mask="causal" controls="sentence,seed" theme="dark"></attention-playground>
+<attention-playground id="b" preset="seed004" view="weights" controls="none" compact></attention-playground>
+<attention-playground id="c" seed="banana" score="cosine"></attention-playground>
+</main></body></html>`;
+
+test('attributes render, reflect changes, and instances share one module', async () => {
+  const page = await env.page();
+  await page.addInitScript(() => {
+    window.instantiations = 0;
+    const original = WebAssembly.instantiate;
+    WebAssembly.instantiate = (...args) => { window.instantiations++; return original.apply(WebAssembly, args); };
+  });
+  await page.goto(env.base + 'attrs.html');
+  await page.locator('#b ap-heatmap[key="weights"]').waitFor();
+  await page.locator('#a ap-heatmap[key="weights"]').first().waitFor();
+  const a = await specOf(page, '#a');
+  assert.equal(a.heads, 2);
+  assert.equal(a.mask, 'causal');
+  assert.equal(a.d_model, 8);
+  assert.deepEqual(await weightsIn(page, '#a'), core.run(a).weights);
+  assert.equal(await page.locator('#a .control').count(), 2);
+  assert.equal(await page.locator('#a').getAttribute('theme'), 'dark');
+  // b: one view, no controls, seed 004's weights
+  assert.equal(await page.locator('#b .control').count(), 0);
+  assert.equal(await page.locator('#b ap-heatmap').count(), 1);
+  assert.deepEqual(await weightsIn(page, '#b'), core.run(await specOf(page, '#b')).weights);
+  // c: bad attributes fall back to defaults with a visible note
+  assert.match(await page.locator('#c .note').first().innerText(), /seed="banana" is not valid; score="cosine" is not valid/);
+  await page.locator('#c ap-heatmap[key="weights"]').waitFor();
+  // changing an attribute recomputes
+  await page.locator('#a').evaluate((el) => el.setAttribute('seed', '8'));
+  await page.waitForFunction(() => document.querySelector('#a').spec.seed === 8);
+  await page.waitForTimeout(50);
+  assert.deepEqual(await weightsIn(page, '#a'), core.run(await specOf(page, '#a')).weights);
+  assert.equal(await page.evaluate(() => window.instantiations), 1);
+  await done(page);
+});
+
+test('the URL hash round-trips, and Share gives a link that reproduces the numbers', async () => {
+  const page = await env.page();
+  await page.goto(env.base);
+  await ready(page);
+  await page.fill('#c-sentence', 'round trip through the hash');
+  await page.selectOption('#c-mask', 'window');
+  await page.fill('#c-window', '2');
+  await page.selectOption('#c-score', 'general');
+  await page.fill('#c-temperature', '0.5');
+  await page.click('button[data-action="share"]');
+  const link = await page.locator('textarea.share').inputValue();
+  assert.ok(link.startsWith(env.base + '#'), link);
+  const before = await cells(page, 'weights');
+  const spec = await specOf(page);
+  const again = await env.page();
+  await again.goto(link);
+  await ready(again);
+  assert.deepEqual(await specOf(again), spec);
+  assert.deepEqual(await cells(again, 'weights'), before);
+  assert.equal(await again.inputValue('#c-window'), '2');
+  await done(again);
+  await done(page);
+});
+
+test('Embed gives an iframe and an element snippet that reproduce the numbers', async () => {
+  const page = await env.page();
+  await page.goto(env.base + '#sentence=embed+me+please&heads=2&d_model=6&seed=3');
+  await ready(page);
+  await page.click('button[data-action="embed"]');
+  const text = await page.locator('textarea.share').inputValue();
+  const iframe = text.match(/<iframe[^>]*><\/iframe>/)[0];
+  const element = text.slice(text.indexOf('<script'));
+  assert.match(element, /<attention-playground [^>]*heads="2"/);
+  const weights = await cells(page, 'weights');
+  pages['/embedded.html'] = `<!doctype html><html lang="en"><head><title>embed</title><link rel="icon" href="data:,"></head><body>${element}</body></html>`;
+  pages['/framed.html'] = `<!doctype html><html lang="en"><head><title>frame</title><link rel="icon" href="data:,"></head><body>${iframe}</body></html>`;
+  const other = await env.page();
+  await other.goto(env.base + 'embedded.html');
+  await ready(other);
+  assert.deepEqual(await cells(other, 'weights'), weights);
+  await other.goto(env.base + 'framed.html');
+  const frame = other.frameLocator('iframe');
+  await frame.locator('ap-heatmap[key="weights"]').first().waitFor();
+  assert.equal(await frame.locator('ap-heatmap[key="weights"]').count(), 2);
+  await done(other);
+  await done(page);
+});
+
+test('random and malformed hashes never blank the page', async () => {
+  const page = await env.page();
+  const rnd = (() => { let x = 12345; return () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648; })();
+  const junk = () => Array.from({ length: Math.floor(rnd() * 40) }, () => String.fromCharCode(32 + Math.floor(rnd() * 95))).join('');
+  const keys = ['sentence', 'seed', 'heads', 'd_model', 'mask', 'score', 'X', 'W_q', 'window', 'mode', 'temperature', 'nonsense'];
+  const hashes = ['%', '%E0%A4%A', '&&&==', 'seed=-1', 'heads=0', 'X=[[1,2],[3]]', 'X=not-json', 'W_q=[[1e400]]',
+    'mode=encoder_decoder&annotations=[[1]]&decoder_state=[1,2]', 'temperature=0', 'd_model=100000', 'sentence=' + 'w%20'.repeat(600)];
+  for (let i = 0; i < 24; i++) hashes.push(Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => `${keys[Math.floor(rnd() * keys.length)]}=${encodeURIComponent(junk())}`).join('&'));
+  for (const hash of hashes) {
+    await page.goto(`${env.base}#${hash}`);
+    await page.locator('attention-playground .views').waitFor();
+    await page.waitForFunction(() => {
+      const r = document.querySelector('attention-playground').shadowRoot;
+      return r.querySelector('ap-heatmap') || r.querySelector('.message') || r.querySelector('.note');
+    });
+    const shown = await page.locator('attention-playground').evaluate((el) => ({
+      heatmaps: el.shadowRoot.querySelectorAll('ap-heatmap').length,
+      said: [...el.shadowRoot.querySelectorAll('.message, .note')].map((e) => e.textContent).join(' '),
+    }));
+    assert.ok(shown.heatmaps > 0 || shown.said.length > 0, `blank page for #${hash}`);
+  }
+  await done(page);
+});
+
+test('under a strict Content-Security-Policy (no unsafe-eval, no inline script)', async () => {
+  const page = await env.page();
+  const violations = [];
+  page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) violations.push(m.text()); });
+  const response = await page.goto(env.base + 'csp/#seed=11');
+  assert.match(response.headers()['content-security-policy'], /script-src 'self' 'wasm-unsafe-eval'/);
+  await ready(page);
+  assert.deepEqual(await cells(page, 'weights'), core.run(await specOf(page)).weights[0]);
+  assert.deepEqual(violations, []);
+  await done(page);
+});
+
+test('inside a sandboxed iframe (allow-scripts only)', async () => {
+  pages['/sandbox.html'] = `<!doctype html><html lang="en"><head><title>sandbox</title><link rel="icon" href="data:,"></head><body>
+    <iframe sandbox="allow-scripts" src="/#sentence=sandboxed+but+fine" width="1000" height="700" title="playground"></iframe></body></html>`;
+  const page = await env.page();
+  await page.goto(env.base + 'sandbox.html');
+  const frame = page.frameLocator('iframe');
+  await frame.locator('ap-heatmap[key="weights"]').waitFor();
+  assert.equal(await frame.locator('ap-heatmap[key="weights"] td[data-row]').count(), 9);
+  await frame.locator('button[data-action="share"]').click();  // no clipboard here: the link is shown instead
+  assert.match(await frame.locator('textarea.share').inputValue(), /sentence=sandboxed/);
+  await done(page);
+});
+
+test('the single file works opened from disk with no network', async () => {
+  const page = await env.page({ offline: true });
+  const requests = [];
+  page.context().on('request', (r) => requests.push(r.url()));
+  await page.goto(new URL('dist/attention-playground.html', root).href + '#sentence=offline+and+from+disk&seed=9');
+  await ready(page);
+  const spec = await specOf(page);
+  assert.equal(spec.seed, 9);
+  assert.deepEqual(await cells(page, 'weights'), core.run(spec).weights[0]);
+  assert.deepEqual(requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:')), []);
+  await done(page);
+});
+
+test('exports hold the numbers on screen', async () => {
+  const page = await env.page();
+  await page.goto(env.base + '#sentence=export+these+numbers&heads=2&d_model=4');
+  await ready(page);
+  const spec = await specOf(page);
+  const trace = core.run(spec);
+  const weights = page.locator('.matrix').filter({ has: page.locator('ap-heatmap[key="weights"]') }).nth(1);  // head 2
+  await weights.locator('summary').click();
+  const save = async (format) => {
+    const [d] = await Promise.all([page.waitForEvent('download'), weights.locator(`button[data-format="${format}"]`).click()]);
+    return { name: d.suggestedFilename(), body: readFileSync(await d.path()) };
+  };
+  const csv = await save('csv');
+  assert.equal(csv.name, 'weights_head_2.csv');
+  const lines = csv.body.toString().trim().split('\n');
+  assert.equal(lines[0], ',export,these,numbers');
+  assert.deepEqual(lines.slice(1).map((l) => l.split(',').slice(1).map(Number)), trace.weights[1]);
+  const json = JSON.parse((await save('json')).body);
+  assert.deepEqual(json.values, trace.weights[1]);
+  const svg = (await save('svg')).body.toString();
+  assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.equal((svg.match(/<rect x=/g) ?? []).length, 9);
+  for (const v of trace.weights[1].flat()) assert.ok(svg.includes(`<title>${v}</title>`));
+  const png = (await save('png')).body;
+  assert.deepEqual([...png.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10]);
+  await weights.locator('button[data-format="numpy"]').click();
+  assert.equal(await page.locator('textarea.numpy').inputValue(), core.numpy(spec));
+  const arcs = page.locator('.matrix').filter({ has: page.locator('ap-arcs') });
+  await arcs.locator('summary').click();
+  const [d] = await Promise.all([page.waitForEvent('download'), arcs.locator('button[data-format="svg"]').click()]);
+  assert.match(readFileSync(await d.path(), 'utf8'), /<line /);
+  await done(page);
+});
+
+test('axe-core finds no accessibility violations, light and dark, wide and phone', async () => {
+  const axe = readFileSync(new URL('node_modules/axe-core/axe.min.js', root), 'utf8');
+  for (const [width, scheme, url] of [[1280, 'light', ''], [390, 'dark', ''], [1280, 'light', 'examples/'],
+    [1280, 'dark', '#mode=encoder_decoder&score=additive'], [1280, 'light', '#heads=2&d_model=8&mask=causal&residual=true']]) {
+    const page = await env.page({ viewport: { width, height: 900 }, colorScheme: scheme });
+    await page.goto(env.base + url);
+    await page.locator('ap-heatmap').first().waitFor();
+    await page.addScriptTag({ content: axe });
+    const result = await page.evaluate(async () => {
+      const r = await window.axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(' | ')}`);
+    });
+    assert.deepEqual(result, [], `${width}px ${scheme} ${url}`);
+    await done(page);
+  }
+});
