@@ -103,6 +103,10 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
   t.Q = t.X_in * p.W_q->cast<T>();
   t.K = t.X_in * p.W_k->cast<T>();
   t.V = t.X_in * p.W_v->cast<T>();
+  // Every number the learner sees is finite: a projection may overflow before any score does.
+  for (const MatrixT<T>* m : {&t.X_in, &t.Q, &t.K, &t.V}) {
+    if (!all_finite(*m)) return error_at("", "the projections Q, K, V overflow; use smaller values in X or the weights");
+  }
   t.scale = effective_scale(s);
   t.mask = visibility<T>(s, n);
   const T factor = static_cast<T>(t.scale / s.temperature);
@@ -126,10 +130,11 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
     t.heads.push_back(std::move(head));
   }
   t.output = p.W_o ? MatrixT<T>(t.concat * p.W_o->cast<T>()) : t.concat;
-  if (!all_finite(t.output)) return error_at("", "the attention output overflows; use smaller values");
+  if (!all_finite(t.concat) || !all_finite(t.output)) return error_at("", "the attention output overflows; use smaller values");
 
   if (s.residual || s.layer_norm) {
     MatrixT<T> sum = s.residual ? MatrixT<T>(t.X_in + t.output) : t.output;
+    if (!all_finite(sum) || !all_finite(t.X_in)) return error_at("", "the residual sum overflows; use smaller values");
     if (s.residual) t.residual_sum = sum;
     if (s.layer_norm) t.normalized = layer_norm_rows<T>(sum);
   }

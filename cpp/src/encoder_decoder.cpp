@@ -25,6 +25,7 @@ Result<EncoderDecoderTrace<T>> run_encoder_decoder(const Spec& s) {
   t.weights = w.row(0).transpose();
   t.weighted = annotations.array().colwise() * t.weights.array();
   t.context = t.weighted.colwise().sum().transpose();
+  if (!t.weighted.allFinite() || !t.context.allFinite()) return error_at("", "the context vector overflows; use smaller annotations");
 
   const long d = s.d_model;
   MatrixT<T> joined(1, 2 * d);  // [context, state]

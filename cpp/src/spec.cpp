@@ -54,10 +54,22 @@ namespace {
 
 const char* kDefaultSentence = "the cat sat on the mat";
 
+// At most `max` bytes of s, cut on a character boundary so a message is always valid UTF-8.
+std::string clip(const std::string& s, std::size_t max) {
+  if (s.size() <= max) return s;
+  std::size_t end = max - 3;
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+  return s.substr(0, end) + "...";
+}
+
+std::string in_quotes(const std::string& s) { return "\"" + clip(s, 40) + "\""; }
+
+// A bad value, quoted in a message: scalars as JSON, containers by kind only (dumping a
+// hostile, deeply nested value would recurse without bound).
 std::string show(const json& v) {
-  std::string s = v.dump();
-  if (s.size() > 40) s = s.substr(0, 37) + "...";
-  return s;
+  if (v.is_array()) return v.empty() ? "[]" : "an array";
+  if (v.is_object()) return v.empty() ? "{}" : "an object";
+  return clip(v.dump(-1, ' ', false, json::error_handler_t::replace), 40);
 }
 
 bool integral(const json& v, std::int64_t lo, std::int64_t hi, std::int64_t& out) {
@@ -171,9 +183,9 @@ Result<InitSpec> parse_init(const std::string& s, const char* key) {
       const std::uint64_t high = std::stoull(n);
       if (high >= 1 && high <= limits::max_int_high) return InitSpec{Init::integer, high};
     }
-    return error_at(key, "int:N needs N from 1 to " + std::to_string(limits::max_int_high) + ", got \"" + s + "\"");
+    return error_at(key, "int:N needs N from 1 to " + std::to_string(limits::max_int_high) + ", got " + in_quotes(s));
   }
-  return error_at(key, "must be uniform, normal or int:N, got \"" + s + "\"");
+  return error_at(key, "must be uniform, normal or int:N, got " + in_quotes(s));
 }
 
 std::string init_name(const InitSpec& i) {
@@ -212,7 +224,7 @@ Result<Spec> parse_spec(const json& j) {
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool known = false;
     for (const auto& s : settings()) known = known || it.key() == s.key;
-    if (!known) return error_at(it.key(), "is not a spec key (see `attention-cli --help` for the keys)");
+    if (!known) return error_at(clip(it.key(), 40), "is not a spec key (see `attention-cli --help` for the keys)");
   }
   Spec s;
   const auto has = [&](const char* k) { return j.contains(k) && !j.at(k).is_null(); };
@@ -221,7 +233,7 @@ Result<Spec> parse_spec(const json& j) {
     TRY(mode, get_string(j, "mode"));
     if (mode == "self") s.mode = Mode::self;
     else if (mode == "encoder_decoder") s.mode = Mode::encoder_decoder;
-    else return error_at("mode", "must be self or encoder_decoder, got \"" + mode + "\"");
+    else return error_at("mode", "must be self or encoder_decoder, got " + in_quotes(mode));
   }
   const bool ed = s.mode == Mode::encoder_decoder;
 
@@ -378,7 +390,7 @@ Result<Spec> parse_spec(const json& j) {
     else if (score == "scaled_dot") s.score = ScoreKind::scaled_dot;
     else if (score == "general") s.score = ScoreKind::general;
     else if (score == "additive") s.score = ScoreKind::additive;
-    else return error_at("score", "must be dot, scaled_dot, general or additive, got \"" + score + "\"");
+    else return error_at("score", "must be dot, scaled_dot, general or additive, got " + in_quotes(score));
   }
   if (s.score != ScoreKind::general && s.W_a) return error_at("W_a", "is used by score general only");
   if (s.score != ScoreKind::additive) {
@@ -415,11 +427,11 @@ Result<Spec> parse_spec(const json& j) {
         const std::string d = str.substr(7);
         bool digits = !d.empty() && d.size() <= 4;
         for (char c : d) digits = digits && c >= '0' && c <= '9';
-        if (!digits) return error_at("mask", "window:D needs a whole number D from 0 to 9999, got \"" + str + "\"");
+        if (!digits) return error_at("mask", "window:D needs a whole number D from 0 to 9999, got " + in_quotes(str));
         s.mask = MaskKind::window;
         s.window = std::stol(d);
       } else {
-        return error_at("mask", "must be none, causal, window:D or an n x n matrix of 0/1, got \"" + str + "\"");
+        return error_at("mask", "must be none, causal, window:D or an n x n matrix of 0/1, got " + in_quotes(str));
       }
     }
     if (ed && s.mask != MaskKind::none) return error_at("mask", "applies to self mode only");
@@ -428,14 +440,14 @@ Result<Spec> parse_spec(const json& j) {
     TRY(p, get_string(j, "positional"));
     if (p == "none") s.positional = false;
     else if (p == "sinusoidal") s.positional = true;
-    else return error_at("positional", "must be none or sinusoidal, got \"" + p + "\"");
+    else return error_at("positional", "must be none or sinusoidal, got " + in_quotes(p));
     if (ed && s.positional) return error_at("positional", "applies to self mode only");
   }
   if (has("attention")) {
     TRY(a, get_string(j, "attention"));
     if (a == "soft") s.hard = false;
     else if (a == "hard") s.hard = true;
-    else return error_at("attention", "must be soft or hard, got \"" + a + "\"");
+    else return error_at("attention", "must be soft or hard, got " + in_quotes(a));
   }
   if (has("residual")) {
     TRY(r, get_bool(j, "residual"));
@@ -516,7 +528,7 @@ struct WhereItFailed : nlohmann::json_sax<json> {
     const bool overflow = std::string(ex.what()).find("number overflow") != std::string::npos;
     const std::size_t at = std::min(position > 0 ? position - 1 : 0, text.size());  // 0-based
     std::string near = overflow ? last_token : text.substr(at, 12);
-    for (char& c : near) if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    for (char& c : near) if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x80) c = '?';  // bytes of unknown validity
     message = std::string(overflow ? "number overflow" : "syntax error") + " at byte " + std::to_string(at) +
               (near.empty() ? " (end of input)" : " near '" + near + "'");
     return false;

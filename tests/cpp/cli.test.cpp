@@ -79,3 +79,25 @@ TEST_CASE("--help lists every spec key", "[cli]") {
     CHECK(r.out.find(std::string("  ") + key + " ") != std::string::npos);
   }
 }
+
+TEST_CASE("extreme but valid specs exit 0 with a finite trace", "[cli][robustness]") {
+  std::string many;
+  for (int i = 0; i < 512; ++i) many += "w" + std::to_string(i % 97) + " ";
+  const std::string specs[] = {
+      R"({"sentence": ")" + many + R"(", "heads": 8, "d_model": 64, "mask": "causal"})",
+      R"({"seed": 4294967295, "weight_init": "int:2147483648", "embedding_init": "int:2147483648", "d_model": 2})",
+      R"({"seed": 0, "temperature": 1e-6, "score": "additive", "d_model": 1024, "sentence": "wide"})",
+      R"({"heads": 64, "d_model": 64, "sentence": "sixty four heads"})",
+      R"({"mask": "window:9999", "positional": "sinusoidal", "residual": true, "layer_norm": true})",
+      R"({"mode": "encoder_decoder", "score": "additive", "decoder_state": [1e-300, 1e300], "annotations": [[1e-300, -1e300]], "scale": 1e-300})",
+  };
+  for (const auto& spec : specs) {
+    DYNAMIC_SECTION(spec.substr(0, 80)) {
+      const auto r = cli("run -", spec);
+      REQUIRE(r.status == 0);
+      CHECK(r.err.empty());
+      CHECK(r.out.find("null") == std::string::npos);  // NaN and infinity would print as null
+      CHECK(json::parse(r.out).contains("output"));
+    }
+  }
+}

@@ -70,6 +70,21 @@ test('numpy() matches the CLI\'s program', () => {
   assert.equal(core.numpy(spec), native(['numpy', '-'], JSON.stringify(spec)));
 });
 
+test('settings() lists every spec key, as attention-cli --help does', () => {
+  const keys = core.settings().map((s) => s.key);
+  const help = native(['--help'], '');
+  for (const k of keys) assert.match(help, new RegExp(`\\n  ${k} `));
+  assert.ok(keys.includes('sentence') && keys.includes('W_c'));
+});
+
 test('load() shares one module', async () => {
   assert.equal(await load(), core);
+});
+
+test('hostile strings come back as short errors, never an abort', () => {
+  for (const spec of [{ score: 'é'.repeat(30) }, { ['é'.repeat(30)]: 1 }, { mask: 'x'.repeat(100000) }, { sentence: '\ud800' }]) {
+    const r = core.run(spec);
+    assert.ok(r.error.message.length < 200, r.error.message);
+  }
+  assert.equal(core.run({ sentence: 'still fine' }).tokens.length, 2);
 });

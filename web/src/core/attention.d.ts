@@ -84,6 +84,8 @@ export interface AttentionCore {
   derive(request: DeriveRequest): Derivation | SpecError;
   /** The spec's keys, kinds, defaults and help. */
   settings(): Setting[];
+  /** For leak checks: allocator bytes in use and live embind handles. */
+  stats(): { heap_in_use: number; heap_size: number; memory_bytes: number; handles: number };
 }
 
 /** Loads the wasm core once per page (or process); later calls share it. */

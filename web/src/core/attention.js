@@ -44,7 +44,9 @@ function wrap(core) {
       return r.error ? r : r.program;
     },
     derive: (request) => call(core.derive, request),
-    settings: () => call(core.settings, '{}'),
+    settings: () => JSON.parse(core.settings()),
+    // Leak checks: bytes the allocator holds, and live embind handles (none should stay).
+    stats: () => ({ ...JSON.parse(core.stats()), handles: core.count_emval_handles() }),
   };
 }
 

@@ -308,7 +308,7 @@ export class AttentionPlayground extends LitElement {
         input = html`<input id=${id} type="checkbox" .checked=${Boolean(value)} @change=${(e: Event) => this.set(def, String((e.target as HTMLInputElement).checked))}>`;
         break;
       case 'text':
-        input = html`<input id=${id} type="text" .value=${String(value)} spellcheck="false" autocomplete="off" maxlength="65536"
+        input = html`<input id=${id} type="text" .value=${String(value)} spellcheck="false" autocomplete="off"
           @input=${(e: Event) => this.set(def, (e.target as HTMLInputElement).value)}>`;
         break;
       default:

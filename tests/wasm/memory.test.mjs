@@ -1,0 +1,26 @@
+// 10,000 recomputes leave the wasm heap and the live embind handles where 10 left them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from '../../dist/attention.js';
+
+test('the heap and the embind handles stay flat over 10,000 runs', async () => {
+  const core = await load();
+  const specs = [
+    { sentence: 'a small one' },
+    { sentence: 'two heads and a mask', heads: 2, mask: 'causal', score: 'additive', positional: 'sinusoidal' },
+    { mode: 'encoder_decoder', decoder_state: [5, 1, 20], annotations: [[3, 12, 45], [59, 2, 5]] },
+    '{"heads": 3}', '{ not json', { X: [[1e300, 1]], W_q: [[1e300, 0], [0, 1]] },
+  ];
+  const round = (i) => {
+    const spec = specs[i % specs.length];
+    core.run(spec);
+    if (i % 50 === 0) { core.numpy(spec); core.derive({ spec: typeof spec === 'string' ? {} : spec, matrix: 'weights', row: 0, col: 0 }); }
+  };
+  for (let i = 0; i < 10; i++) round(i);
+  const after10 = core.stats();
+  for (let i = 10; i < 10000; i++) round(i);
+  const after10k = core.stats();
+  assert.equal(after10k.heap_in_use, after10.heap_in_use, JSON.stringify({ after10, after10k }));
+  assert.equal(after10k.handles, after10.handles);
+  assert.ok(after10k.handles <= 5, `live handles: ${after10k.handles}`);
+});
