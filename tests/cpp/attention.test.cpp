@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "attention/kernel.hpp"
 #include "attention/trace_json.hpp"
 #include "support.hpp"
 
@@ -167,4 +168,23 @@ TEST_CASE("overflowing scores are an error, not NaN", "[attention][errors]") {
 TEST_CASE("the same spec twice gives byte-identical traces", "[attention][determinism]") {
   const json spec = json::parse(R"({"sentence": "same in same out", "heads": 2, "score": "additive", "positional": "sinusoidal"})");
   CHECK(trace_of(spec).dump() == trace_of(spec).dump());
+}
+
+TEST_CASE("the benchmark kernel computes what the trace shows", "[attention][kernel]") {
+  for (const char* spec_text : {R"({"sentence": "one head only here", "d_model": 8})",
+                                R"({"sentence": "eight heads of the kernel", "d_model": 16, "heads": 8})"}) {
+    const auto spec = attention::parse_spec_text(spec_text).value();
+    const auto t = attention::run_self<double>(spec).value();
+    const auto& p = t.parameters;
+    attention::Workspace<double> ws;
+    Matrix out;
+    attention::attention_forward<double>(p.X, *p.W_q, *p.W_k, *p.W_v, p.W_o ? &*p.W_o : nullptr, spec.heads, ws, out);
+    CHECK((out - t.output).cwiseAbs().maxCoeff() < 1e-12);
+    attention::Workspace<float> wf;
+    attention::MatrixT<float> of;
+    const attention::MatrixT<float> Wo = p.W_o ? p.W_o->cast<float>() : attention::MatrixT<float>();
+    attention::attention_forward<float>(p.X.cast<float>(), p.W_q->cast<float>(), p.W_k->cast<float>(), p.W_v->cast<float>(),
+                                        p.W_o ? &Wo : nullptr, spec.heads, wf, of);
+    CHECK((of.cast<double>() - t.output).cwiseAbs().maxCoeff() < 1e-4);
+  }
 }

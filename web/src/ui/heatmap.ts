@@ -5,7 +5,7 @@
 import { LitElement, css as style, html, nothing, type PropertyValues } from 'lit';
 import { css, gradient, ink, short, full, viridis } from './colour.js';
 
-const CANVAS_CELLS = 4096;
+const CANVAS_CELLS = 1024;
 
 export interface CellEvent { key: string; head: number; row: number; col: number }
 
@@ -17,6 +17,7 @@ export class Heatmap extends LitElement {
     head: { type: Number }, editable: { type: Boolean }, clickable: { type: Boolean },
     highlight: { type: Boolean, reflect: true }, numbers: { type: String },
     focusRow: { state: true }, focusCol: { state: true }, editing: { state: true }, editError: { state: true },
+    asTable: { state: true },
   };
 
   key = '';
@@ -37,6 +38,7 @@ export class Heatmap extends LitElement {
   focusCol = 0;
   editing = false;
   editError = '';
+  asTable = false;
 
   static styles = style`
     :host { display: inline-block; max-width: 100%; vertical-align: top; }
@@ -59,6 +61,7 @@ export class Heatmap extends LitElement {
     .bar { width: 90px; height: 8px; border-radius: 4px; }
     .error { color: var(--ap-error, #b3261e); font-size: 0.8rem; }
     canvas { image-rendering: pixelated; cursor: pointer; max-width: 100%; }
+    button.as { font: inherit; font-size: 0.7rem; font-weight: 400; border: 1px solid var(--ap-line, #ccc); background: none; color: inherit; border-radius: 5px; padding: 0 0.4rem; cursor: pointer; }
   `;
 
   private bounds(): [number, number] {
@@ -78,6 +81,8 @@ export class Heatmap extends LitElement {
   }
 
   private cellCount() { return this.matrix.length * (this.matrix[0]?.length ?? 0); }
+
+  private pictured() { return this.cellCount() > CANVAS_CELLS && !this.asTable; }
 
   private showNumbers() {
     if (this.numbers !== 'auto') return this.numbers === 'always';
@@ -130,7 +135,7 @@ export class Heatmap extends LitElement {
       const input = this.renderRoot.querySelector('td input') as HTMLInputElement | null;
       if (input && changed.has('editing')) { input.focus(); input.select(); }
     }
-    if (this.cellCount() > CANVAS_CELLS) this.paint();
+    if (this.pictured()) this.paint();
   }
 
   private paint() {
@@ -170,9 +175,11 @@ export class Heatmap extends LitElement {
   render() {
     const rows = this.matrix.length, cols = this.matrix[0]?.length ?? 0;
     const b = this.bounds();
-    const title = html`<div class="title">${this.label}<small>${this.caption || `${rows} × ${cols}`}</small></div>`;
-    if (rows * cols > CANVAS_CELLS) {
-      const size = Math.max(1, Math.min(4, Math.floor(600 / Math.max(rows, cols))));
+    const toggle = rows * cols > CANVAS_CELLS
+      ? html`<button class="as" @click=${() => (this.asTable = !this.asTable)}>${this.asTable ? 'show as picture' : 'show as table'}</button>` : nothing;
+    const title = html`<div class="title">${this.label}<small>${this.caption || `${rows} × ${cols}`}</small>${toggle}</div>`;
+    if (this.pictured()) {
+      const size = Math.max(1, Math.min(8, Math.floor(256 / Math.max(rows, cols))));
       return html`<div class="frame">${title}
         <canvas role="img" aria-label="${this.label}: ${rows} by ${cols} heatmap, too large for numbers"
           style="width:${cols * size}px;height:${rows * size}px" @click=${this.onCanvasClick}></canvas>

@@ -1,0 +1,219 @@
+// npm run bench: every implementation of the attention forward pass measured in one run, then
+// the page itself (input to frame, cold start, memory). Writes bench/results/*.json and
+// BENCHMARKS.md. `--smoke` runs each measurement once at the smallest size (part of npm test,
+// so the harness cannot rot) and writes nothing.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import os from 'node:os';
+import { chromium } from 'playwright-core';
+import { load } from '../dist/attention.js';
+import { attentionForward } from './plain.mjs';
+import { tfjsReady, tfjsForward } from './tfjs.mjs';
+import { serve } from '../tests/e2e/serve.mjs';
+import { CHROMIUM } from '../tests/e2e/harness.mjs';
+import { report } from './report.mjs';
+
+const smoke = process.argv.includes('--smoke');
+const root = new URL('../', import.meta.url);
+const say = (...a) => console.log(...a);
+
+const SIZES = smoke
+  ? [{ n: 8, d: 64, heads: 1, precision: 'f32' }]
+  : [8, 64, 256, 1024].flatMap((n) => [64, 512].flatMap((d) => [1, 8].flatMap((heads) => ['f32', 'f64'].map((precision) => ({ n, d, heads, precision })))));
+const runsFor = ({ n, d }) => (smoke ? { min_runs: 1, min_seconds: 0 } : n * d >= 1024 * 512 ? { min_runs: 3, min_seconds: 0.2 } : { min_runs: 5, min_seconds: 0.2 });
+
+/** Median time of fn() in ms: one warm-up, then repeated runs (the same rule as the C++ timer). */
+function timeJs(fn, { min_runs, min_seconds }) {
+  fn();
+  const ms = [];
+  let total = 0;
+  while (ms.length < min_runs || (total < min_seconds * 1000 && ms.length < 200)) {
+    const t0 = performance.now();
+    fn();
+    const dt = performance.now() - t0;
+    ms.push(dt);
+    total += dt;
+  }
+  ms.sort((a, b) => a - b);
+  return { ms: ms[Math.floor(ms.length / 2)], runs: ms.length };
+}
+
+function inputs(n, d, Arr) {
+  let x = 1;
+  const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+  const m = (r, c) => Arr.from({ length: r * c }, rnd);
+  return { X: m(n, d), Wq: m(d, d), Wk: m(d, d), Wv: m(d, d), Wo: m(d, d) };
+}
+
+async function kernel() {
+  const core = await load();
+  const tf = await tfjsReady();
+  const server = await serve({ '/bench.html': `<!doctype html><title>bench</title><link rel="icon" href="data:,">
+    <script type="module">import { load } from '/attention.js'; window.core = await load(); window.ready = true;</script>` });
+  const browser = await chromium.launch(CHROMIUM);
+  const page = await browser.newPage();
+  await page.goto(server.base + 'bench.html');
+  await page.waitForFunction(() => window.ready === true);
+  const rows = [];
+  try {
+    for (const size of SIZES) {
+      const { n, d, heads, precision } = size;
+      const runs = runsFor(size);
+      const native = (flavour) => JSON.parse(execFileSync(new URL(`build/native/attention-bench-${flavour}`, root).pathname,
+        [n, d, heads, precision, runs.min_runs, runs.min_seconds].map(String), { encoding: 'utf8' }));
+      const Arr = precision === 'f32' ? Float32Array : Float64Array;
+      const js = inputs(n, d, Arr);
+      const result = {
+        'native-sse2': native('sse2'),
+        'native-march': native('native'),
+        'wasm-node': core.bench({ ...size, ...runs }),
+        'wasm-chromium': await page.evaluate((r) => window.core.bench(r), { ...size, ...runs }),
+        'plain-js': timeJs(() => attentionForward(js.X, js.Wq, js.Wk, js.Wv, heads > 1 ? js.Wo : null, n, d, heads, Arr), runs),
+      };
+      if (precision === 'f32') {  // TF.js computes in float32 only
+        const t = { X: tf.tensor2d(js.X, [n, d]), Wq: tf.tensor2d(js.Wq, [d, d]), Wk: tf.tensor2d(js.Wk, [d, d]), Wv: tf.tensor2d(js.Wv, [d, d]), Wo: tf.tensor2d(js.Wo, [d, d]) };
+        result['tfjs-wasm'] = timeJs(() => tfjsForward(tf, t.X, t.Wq, t.Wk, t.Wv, heads > 1 ? t.Wo : null, n, d, heads), runs);
+        Object.values(t).forEach((x) => x.dispose());
+      }
+      const row = { ...size, ms: Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v.ms])) };
+      rows.push(row);
+      say(`kernel n=${n} d=${d} heads=${heads} ${precision}: ${Object.entries(row.ms).map(([k, v]) => `${k} ${v.toFixed(3)} ms`).join(', ')}`);
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  return rows;
+}
+
+const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
+
+async function interactive() {
+  const server = await serve();
+  const browser = await chromium.launch(CHROMIUM);
+  const out = [];
+  try {
+    for (const tokens of smoke ? [8] : [8, 32, 128]) {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const words = (k) => Array.from({ length: tokens }, (_, i) => `w${(i * 7 + k) % 50}`).join(' ');
+      await page.goto(`${server.base}#heads=4&d_model=64&sentence=${encodeURIComponent(words(0))}`);
+      await page.locator('ap-heatmap[key="weights"]').first().waitFor();
+      // input event -> the element has rendered the new trace -> the next frame is presented
+      const times = await page.evaluate(async ({ edits, tokens }) => {
+        const el = document.querySelector('attention-playground');
+        const input = el.shadowRoot.querySelector('#c-sentence');
+        const ms = [];
+        for (let k = 1; k <= edits; k++) {
+          const t0 = performance.now();
+          input.value = Array.from({ length: tokens }, (_, i) => `w${(i * 7 + k) % 50}`).join(' ');
+          input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+          await el.updateComplete;
+          await Promise.all([...el.shadowRoot.querySelectorAll('ap-heatmap')].map((h) => h.updateComplete));
+          await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+          ms.push(performance.now() - t0);
+        }
+        return ms;
+      }, { edits: smoke ? 2 : 30, tokens });
+      out.push({ tokens, heads: 4, d_model: 64, median_ms: quantile(times, 0.5), p95_ms: quantile(times, 0.95) });
+      say(`input to frame, ${tokens} tokens: median ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms`);
+      await page.close();
+    }
+    // the longest main-thread block while 512 tokens are computed and drawn
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${server.base}#heads=4&d_model=64`);
+    await page.locator('ap-heatmap[key="weights"]').first().waitFor();
+    const n = smoke ? 16 : 512;
+    const longest = await page.evaluate(async (n) => {
+      const blocks = [];
+      const obs = new PerformanceObserver((l) => l.getEntries().forEach((e) => blocks.push(e.duration)));
+      obs.observe({ type: 'longtask', buffered: false });
+      const el = document.querySelector('attention-playground');
+      const input = el.shadowRoot.querySelector('#c-sentence');
+      const t0 = performance.now();
+      input.value = Array.from({ length: n }, (_, i) => `w${i % 97}`).join(' ');
+      input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      await el.updateComplete;
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 200)));
+      obs.disconnect();
+      return { longest: Math.max(0, ...blocks), total: performance.now() - t0 - 200 };
+    }, n);
+    out.push({ tokens: n, heads: 4, d_model: 64, longest_block_ms: longest.longest, input_to_frame_ms: longest.total });
+    say(`${n} tokens: longest main-thread block ${longest.longest.toFixed(0)} ms, input to frame ${longest.total.toFixed(0)} ms`);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  return out;
+}
+
+async function coldStart() {
+  const server = await serve();
+  const browser = await chromium.launch(CHROMIUM);
+  const loads = [];
+  let bytes = null;
+  try {
+    for (let i = 0; i < (smoke ? 1 : 7); i++) {
+      const context = await browser.newContext();  // empty cache each time
+      const page = await context.newPage();
+      const files = [];
+      page.on('requestfinished', (r) => files.push(new URL(r.url()).pathname));
+      await page.addInitScript(() => {
+        const poll = () => {
+          if (document.querySelector('attention-playground')?.shadowRoot?.querySelector('ap-heatmap')) window.firstHeatmap = performance.now();
+          else requestAnimationFrame(poll);
+        };
+        requestAnimationFrame(poll);
+      });
+      await page.goto(server.base);
+      await page.waitForFunction(() => window.firstHeatmap !== undefined);
+      loads.push(await page.evaluate(() => window.firstHeatmap));
+      bytes ??= files.filter((f) => !f.endsWith('favicon.svg')).map((f) => {
+        const body = readFileSync(new URL(`dist${f.endsWith('/') ? `${f}index.html` : f}`, root));
+        return { file: f, raw: body.length, gzip: gzipSync(body, { level: 9 }).length };
+      });
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  const result = { files: bytes, gzip_total: bytes.reduce((s, f) => s + f.gzip, 0), raw_total: bytes.reduce((s, f) => s + f.raw, 0),
+    first_heatmap_ms_median: quantile(loads, 0.5), first_heatmap_ms_all: loads };
+  say(`cold start: ${(result.gzip_total / 1024).toFixed(1)} KB gzip before the first render, first heatmap after ${result.first_heatmap_ms_median.toFixed(0)} ms`);
+  return result;
+}
+
+async function memory() {
+  const core = await load();
+  const spec = { sentence: 'the cat sat on the mat and looked at the dog', heads: 4, d_model: 64 };
+  for (let i = 0; i < 10; i++) core.run(spec);
+  const after10 = core.stats();
+  for (let i = 10; i < (smoke ? 100 : 10000); i++) core.run(spec);
+  const afterAll = core.stats();
+  const result = { after_10: after10, [`after_${smoke ? 100 : 10000}`]: afterAll };
+  say(`wasm heap in use: ${after10.heap_in_use} bytes after 10 runs, ${afterAll.heap_in_use} after ${smoke ? 100 : 10000}; live handles ${afterAll.handles}`);
+  return result;
+}
+
+function machine() {
+  const version = (cmd, args) => { try { return execFileSync(cmd, args, { encoding: 'utf8' }).split('\n')[0].trim(); } catch { return 'unknown'; } };
+  return {
+    cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, memory_gb: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()}`, node: process.version, chromium: version('/usr/bin/chromium', ['--version']),
+    emcc: version('emcc', ['--version']), gxx: version('g++', ['--version']), date: new Date().toISOString().slice(0, 10),
+    flags: (readFileSync('/proc/cpuinfo', 'utf8').match(/^flags\s*:(.*)$/m)?.[1] ?? '').split(' ').filter((f) => /^(sse\d?|ssse3|sse4_\d|avx\w*|fma)$/.test(f)).join(' '),
+  };
+}
+
+const results = { machine: machine(), kernel: await kernel(), interactive: await interactive(), coldstart: await coldStart(), memory: await memory() };
+for (const row of results.kernel) for (const [k, v] of Object.entries(row.ms)) if (!(v > 0)) throw new Error(`bench: ${k} gave ${v} ms`);
+if (!smoke) {
+  mkdirSync(new URL('bench/results/', root), { recursive: true });
+  for (const [name, value] of Object.entries(results)) writeFileSync(new URL(`bench/results/${name}.json`, root), JSON.stringify(value, null, 1) + '\n');
+  report(results, root);
+  say('wrote bench/results/*.json, bench/results/time-vs-n.svg and BENCHMARKS.md');
+} else {
+  say('bench smoke: every harness ran');
+}
+process.exit(0);
