@@ -21,18 +21,19 @@ const say = (...a) => console.log(...a);
 const SIZES = smoke
   ? [{ n: 8, d: 64, heads: 1, precision: 'f32' }]
   : [8, 64, 256, 1024].flatMap((n) => [64, 512].flatMap((d) => [1, 8].flatMap((heads) => ['f32', 'f64'].map((precision) => ({ n, d, heads, precision })))));
-const runsFor = ({ n, d }) => (smoke ? { min_runs: 1, min_seconds: 0 } : n * d >= 1024 * 512 ? { min_runs: 3, min_seconds: 0.2 } : { min_runs: 5, min_seconds: 0.2 });
+const runsFor = ({ n, d }) => (smoke ? { min_runs: 3, min_seconds: 0 } : n * d >= 1024 * 512 ? { min_runs: 3, min_seconds: 0.2 } : { min_runs: 5, min_seconds: 0.2 });
 
-/** Median time of fn() in ms: one warm-up, then repeated runs (the same rule as the C++ timer). */
+/** Median time of fn() in ms, by the rule of bench/kernel_timing.hpp: batches of at least 1 ms. */
 function timeJs(fn, { min_runs, min_seconds }) {
-  fn();
+  const batchMs = (batch) => { const t0 = performance.now(); for (let b = 0; b < batch; b++) fn(); return performance.now() - t0; };
+  batchMs(3);  // warm-up
+  let batch = 1;
+  while (batchMs(batch) < 1 && batch < 65536) batch *= 2;
   const ms = [];
   let total = 0;
   while (ms.length < min_runs || (total < min_seconds * 1000 && ms.length < 200)) {
-    const t0 = performance.now();
-    fn();
-    const dt = performance.now() - t0;
-    ms.push(dt);
+    const dt = batchMs(batch);
+    ms.push(dt / batch);
     total += dt;
   }
   ms.sort((a, b) => a - b);
@@ -207,7 +208,7 @@ function machine() {
 }
 
 const results = { machine: machine(), kernel: await kernel(), interactive: await interactive(), coldstart: await coldStart(), memory: await memory() };
-for (const row of results.kernel) for (const [k, v] of Object.entries(row.ms)) if (!(v > 0)) throw new Error(`bench: ${k} gave ${v} ms`);
+const bad = results.kernel.flatMap((row) => Object.entries(row.ms).filter(([, v]) => !(v > 0)).map(([k, v]) => `${k} n=${row.n}: ${v}`));
 if (!smoke) {
   mkdirSync(new URL('bench/results/', root), { recursive: true });
   for (const [name, value] of Object.entries(results)) writeFileSync(new URL(`bench/results/${name}.json`, root), JSON.stringify(value, null, 1) + '\n');
@@ -216,4 +217,5 @@ if (!smoke) {
 } else {
   say('bench smoke: every harness ran');
 }
+if (bad.length) { console.error(`bench: timings that are not positive: ${bad.join(', ')}`); process.exit(1); }
 process.exit(0);

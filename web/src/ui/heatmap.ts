@@ -5,7 +5,7 @@
 import { LitElement, css as style, html, nothing, type PropertyValues } from 'lit';
 import { css, gradient, ink, short, full, viridis } from './colour.js';
 
-const CANVAS_CELLS = 1024;
+const CANVAS_CELLS = 576;  // 24 x 24: beyond it, DOM cells cost more than they show
 
 export interface CellEvent { key: string; head: number; row: number; col: number }
 
@@ -82,7 +82,10 @@ export class Heatmap extends LitElement {
 
   private cellCount() { return this.matrix.length * (this.matrix[0]?.length ?? 0); }
 
-  private pictured() { return this.cellCount() > CANVAS_CELLS && !this.asTable; }
+  // A picture when the table would be too big or too wide to show its numbers anyway.
+  private large() { return this.cellCount() > CANVAS_CELLS || (this.matrix[0]?.length ?? 0) > 16; }
+
+  private pictured() { return this.large() && !this.asTable; }
 
   private showNumbers() {
     if (this.numbers !== 'auto') return this.numbers === 'always';
@@ -175,7 +178,7 @@ export class Heatmap extends LitElement {
   render() {
     const rows = this.matrix.length, cols = this.matrix[0]?.length ?? 0;
     const b = this.bounds();
-    const toggle = rows * cols > CANVAS_CELLS
+    const toggle = this.large()
       ? html`<button class="as" @click=${() => (this.asTable = !this.asTable)}>${this.asTable ? 'show as picture' : 'show as table'}</button>` : nothing;
     const title = html`<div class="title">${this.label}<small>${this.caption || `${rows} × ${cols}`}</small>${toggle}</div>`;
     if (this.pictured()) {
