@@ -43,7 +43,7 @@ export function report(r, root) {
     'Figures from `npm run bench` (bench/run.mjs), every implementation measured in one run on one',
     `machine. They are measurements, not tests; \`npm test\` only runs the harness once at the smallest size.`,
     '',
-    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gb} GB, ${m.os}; SIMD: ${m.flags}. ${m.node}, ${m.chromium}, ${m.emcc.replace(/ \(.*$/, '')}, ${m.gxx}. Date ${m.date}.`,
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gb} GB, ${m.os}; SIMD: ${m.flags}. ${m.node}, ${m.chromium}, Emscripten ${(m.emcc.match(/\d+\.\d+\.\d+/) ?? ['?'])[0]}, ${m.gxx}. Date ${m.date}.`,
     '',
     '## The kernel: one attention forward pass',
     '',
