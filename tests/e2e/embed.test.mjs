@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load } from '../../dist/attention.js';
-import { start, cells, ready } from './harness.mjs';
+import { start, cells, ready, done } from './harness.mjs';
 
 const core = await load();
 const root = new URL('../../', import.meta.url);
@@ -14,12 +14,11 @@ before(async () => { env = await start(pages); });
 after(async () => { await env?.stop(); });
 
 const specOf = (page, sel = 'attention-playground') => page.locator(sel).evaluate((el) => el.spec);
-async function done(page) {
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
-}
-const weightsIn = (page, host) => page.locator(host).evaluate((el) => [...el.shadowRoot.querySelectorAll('ap-heatmap[key="weights"]')]
-  .map((h) => { const rows = []; for (const td of h.shadowRoot.querySelectorAll('td[data-row]')) (rows[td.dataset.row] ??= [])[td.dataset.col] = Number(td.dataset.value); return rows; }));
+/** Every head's weights shown by the element `host`. */
+const weightsIn = async (page, host) => {
+  const heads = await page.locator(`${host} ap-heatmap[key="weights"]`).count();
+  return Promise.all(Array.from({ length: heads }, (_, h) => cells(page, 'weights', h, host)));
+};
 
 pages['/attrs.html'] = `<!doctype html><html lang="en"><head><title>attributes</title><link rel="icon" href="data:,">
 <script type="module" src="/attention-playground.js"></script></head><body><main>

@@ -1,5 +1,6 @@
 // Serves dist/ on loopback and drives Debian's Chromium with playwright-core (no browser
 // download). Every page records console errors, uncaught errors and requests to other hosts.
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { serve } from './serve.mjs';
 
@@ -36,9 +37,9 @@ export async function start(pages = {}) {
   };
 }
 
-/** The numbers of one heatmap, read from its cells' data-value (full precision). */
-export async function cells(page, key, head = 0) {
-  return page.locator(`ap-heatmap[key="${key}"]`).nth(head).evaluate((el) => {
+/** The numbers of one heatmap (inside `host`, if given), read from its cells' data-value (full precision). */
+export async function cells(page, key, head = 0, host = '') {
+  return page.locator(`${host} ap-heatmap[key="${key}"]`.trim()).nth(head).evaluate((el) => {
     const rows = [];
     for (const td of el.shadowRoot.querySelectorAll('td[data-row]')) {
       const r = Number(td.dataset.row), c = Number(td.dataset.col);
@@ -50,4 +51,10 @@ export async function cells(page, key, head = 0) {
 
 export async function ready(page) {
   await page.locator('ap-heatmap[key="weights"]').first().waitFor();
+}
+
+/** Closes a page that saw no console error, uncaught error or request to another host. */
+export async function done(page) {
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
 }

@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/attention.js';
-import { start, cells, ready } from './harness.mjs';
+import { start, cells, ready, done } from './harness.mjs';
 import { maxError } from '../wasm/compare.mjs';
 
 let env;
@@ -18,12 +18,6 @@ async function open(options = {}) {
   await page.goto(env.base);
   await ready(page);
   return page;
-}
-
-/** Closes a page that saw no console error, uncaught error or request to another host. */
-async function done(page) {
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
 }
 
 test('typing a sentence shows n x n weights equal to run(spec)', async () => {

@@ -88,8 +88,7 @@ export function toSpec(state: State, overrides: Partial<Spec> = {}): Spec {
     if (!def.spec) continue;
     if (def.modes && !def.modes.includes(state.mode as 'self')) continue;
     const v = state[def.key];
-    if (def.key === 'scale' && v === '') continue;
-    if (def.key === 'd_k' && v === '') continue;
+    if (v === '' && def.fallback === '') continue;  // empty means "auto": the core's default
     if (def.key === 'mask') { spec.mask = v === 'window' ? `window:${state.window}` : v; continue; }
     if (def.key === 'residual') { spec.residual = v; spec.layer_norm = v; continue; }
     spec[def.key] = v;
@@ -113,32 +112,48 @@ export function toHash(state: State, overrides: Partial<Spec> = {}): string {
 
 export const MATRIX_KEYS = ['X', 'W_q', 'W_k', 'W_v', 'W_o', 'annotations', 'decoder_state'] as const;
 
-/** Reads a hash; bad entries are skipped and reported, never thrown. */
-export function fromHash(hash: string): { state: State; overrides: Partial<Spec>; problems: string[] } {
-  const state = defaults();
-  const overrides: Record<string, unknown> = {};
-  const problems: string[] = [];
-  let params: URLSearchParams;
-  try {
-    params = new URLSearchParams(hash.replace(/^#/, ''));
-  } catch {
-    return { state, overrides, problems: ['the link could not be read'] };
-  }
-  for (const [key, text] of params) {
+export interface Reading { state: State; overrides: Partial<Spec>; problems: string[] }
+
+/** Where a reading starts: the defaults, or a preset's settings and matrices. */
+export function startFrom(preset?: { state: Partial<State>; overrides: Partial<Spec> }): Reading {
+  return { state: { ...defaults(), ...(preset?.state ?? {}) } as State, overrides: { ...(preset?.overrides ?? {}) }, problems: [] };
+}
+
+/** Applies [key, text, name] entries (the URL hash, the element's attributes) over `start`;
+ *  a bad entry is skipped and reported under its `name`, never thrown. */
+export function readEntries(entries: Iterable<[string, string, string]>, start: Reading = startFrom()): Reading {
+  const state = { ...start.state };
+  const overrides: Record<string, unknown> = { ...start.overrides };
+  const problems = [...start.problems];
+  for (const [key, text, name] of entries) {
     const def = SETTINGS.find((s) => s.key === key);
     if (def) {
       const v = parseValue(def, text);
-      if (v === undefined) problems.push(`${def.label}: "${text.slice(0, 40)}" is not valid`);
+      if (v === undefined) problems.push(`${name}="${text.slice(0, 40)}" is not valid`);
       else state[key] = v;
     } else if ((MATRIX_KEYS as readonly string[]).includes(key)) {
       try {
         overrides[key] = JSON.parse(text);
       } catch {
-        problems.push(`${key}: not a matrix`);
+        problems.push(`${name} is not a JSON matrix`);
       }
     } else {
-      problems.push(`"${key.slice(0, 40)}" is not a setting`);
+      problems.push(`"${name.slice(0, 40)}" is not a setting`);
     }
   }
+  // An explicit X (or annotations) fixes d_model: the (locked) control shows its width.
+  const inputs = overrides.X ?? overrides.annotations;
+  if (Array.isArray(inputs) && Array.isArray(inputs[0])) state.d_model = inputs[0].length;
   return { state, overrides: overrides as Partial<Spec>, problems };
+}
+
+/** Reads a URL hash. */
+export function fromHash(hash: string): Reading {
+  let params: URLSearchParams;
+  try {
+    params = new URLSearchParams(hash.replace(/^#/, ''));
+  } catch {
+    return { ...startFrom(), problems: ['the link could not be read'] };
+  }
+  return readEntries([...params].map(([k, v]): [string, string, string] => [k, v, k]));
 }

@@ -30,6 +30,18 @@ export function gradient(): string {
   return `linear-gradient(to right, ${STOPS.map((s, i) => `${css(s)} ${(i / (STOPS.length - 1)) * 100}%`).join(', ')})`;
 }
 
+/** The colour range of a matrix: its smallest and largest visible value (never empty). */
+export function bounds(m: number[][], masked?: number[][]): [number, number] {
+  let lo = Infinity, hi = -Infinity;
+  m.forEach((row, i) => row.forEach((v, j) => {
+    if (masked && masked[i]?.[j] === 0) return;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }));
+  if (!Number.isFinite(lo)) return [0, 1];
+  return lo === hi ? [lo - 1, hi + 1] : [lo, hi];
+}
+
 /** Short fixed-width text for a cell: 3 significant digits, exponent beyond that. */
 export function short(v: number): string {
   if (Number.isInteger(v) && Math.abs(v) < 1e4) return String(v);

@@ -3,7 +3,7 @@
 // itself) with one roving tab stop and arrow keys; past a few thousand cells it draws on a
 // canvas instead of creating a DOM node per cell.
 import { LitElement, css as style, html, nothing, type PropertyValues } from 'lit';
-import { css, gradient, ink, short, full, viridis } from './colour.js';
+import { bounds, css, gradient, ink, short, full, viridis } from './colour.js';
 
 const CANVAS_CELLS = 576;  // 24 x 24: beyond it, DOM cells cost more than they show
 
@@ -65,15 +65,7 @@ export class Heatmap extends LitElement {
   `;
 
   private bounds(): [number, number] {
-    if (this.range) return this.range;
-    let lo = Infinity, hi = -Infinity;
-    this.matrix.forEach((row, i) => row.forEach((v, j) => {
-      if (this.masked && this.masked[i]?.[j] === 0) return;
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
-    }));
-    if (!Number.isFinite(lo)) return [0, 1];
-    return lo === hi ? [lo - 1, hi + 1] : [lo, hi];
+    return this.range ?? bounds(this.matrix, this.masked);
   }
 
   private colour(v: number, [lo, hi]: [number, number]) {

@@ -3,10 +3,10 @@
 // the walkthrough. It computes no attention math itself.
 import { LitElement, css as style, html, nothing, type TemplateResult } from 'lit';
 import { load, type AttentionCore, type Spec } from '../core/attention.js';
-import { SETTINGS, defaults, fromHash, parseValue, toHash, toSpec, type SettingDef, type State } from '../state/settings.js';
+import { MATRIX_KEYS, SETTINGS, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../state/settings.js';
 import { PRESETS, type Preset } from '../state/presets.js';
 import { ENCODER_DECODER_STEPS, SELF_STEPS, type Step } from './steps.js';
-import { full } from './colour.js';
+import { bounds, full } from './colour.js';
 import { download, svgToPNG, toCSV, toJSON, toPNG, toSVG, type MatrixData } from './export.js';
 import './heatmap.js';
 import './arcs.js';
@@ -14,13 +14,12 @@ import './derivation.js';
 
 type Json = Record<string, any>;
 type Matrix = number[][];
-const EDITABLE = new Set(['X', 'W_q', 'W_k', 'W_v', 'W_o', 'annotations', 'decoder_state']);
+const EDITABLE = new Set<string>(MATRIX_KEYS);
 const ERROR_HOME: Record<string, string> = { tokens: 'sentence', layer_norm: 'residual', d_v: 'd_k', d_a: 'd_k' };
 
 // Attributes mirror the settings table (d_model -> d-model) and the editable matrices (W_q -> w-q).
 const attributeOf = (key: string) => key.replace(/_/g, '-').toLowerCase();
-const SETTING_ATTRS = new Map(SETTINGS.map((d) => [attributeOf(d.key), d]));
-const MATRIX_ATTRS = new Map([...EDITABLE].map((k) => [attributeOf(k), k]));
+const KEY_OF_ATTRIBUTE = new Map([...SETTINGS.map((d) => d.key), ...MATRIX_KEYS].map((k) => [attributeOf(k), k]));
 const PRESENTATION = ['preset', 'view', 'controls', 'compact', 'share-url', 'script-url'];
 
 export class AttentionPlayground extends LitElement {
@@ -33,7 +32,7 @@ export class AttentionPlayground extends LitElement {
   };
 
   static get observedAttributes() {
-    return [...super.observedAttributes, ...SETTING_ATTRS.keys(), ...MATRIX_ATTRS.keys(), ...PRESENTATION];
+    return [...super.observedAttributes, ...KEY_OF_ATTRIBUTE.keys(), ...PRESENTATION];
   }
 
   state: State = defaults();
@@ -56,6 +55,7 @@ export class AttentionPlayground extends LitElement {
   private core: AttentionCore | null = null;
   private useHash = false;
   private pending = false;
+  private highlighted: string[] = [];  // matrices the hovered step uses, set at each render
 
   connectedCallback() {
     super.connectedCallback();
@@ -79,7 +79,7 @@ export class AttentionPlayground extends LitElement {
   attributeChangedCallback(name: string, old: string | null, value: string | null) {
     super.attributeChangedCallback(name, old, value);
     if (old === value || !this.isConnected) return;
-    if (SETTING_ATTRS.has(name) || MATRIX_ATTRS.has(name) || name === 'preset') {
+    if (KEY_OF_ATTRIBUTE.has(name) || name === 'preset') {
       this.readAttributes();
       this.schedule();
     }
@@ -87,28 +87,22 @@ export class AttentionPlayground extends LitElement {
 
   /** State from the element's attributes: a preset first, then each setting and matrix. */
   private readAttributes() {
-    const problems: string[] = [];
     const preset = this.getAttribute('preset');
     const p = preset ? PRESETS.find((x) => x.id === preset) : undefined;
-    if (preset && !p) problems.push(`preset "${preset.slice(0, 40)}" is not one of ${PRESETS.map((x) => x.id).join(', ')}`);
-    const state = { ...defaults(), ...(p?.state ?? {}) } as State;
-    const overrides: Json = { ...(p?.overrides ?? {}) };
-    for (const { name, value } of Array.from(this.attributes)) {
-      const def = SETTING_ATTRS.get(name);
-      const matrix = MATRIX_ATTRS.get(name);
-      if (def) {
-        const v = parseValue(def, value);
-        if (v === undefined) problems.push(`${name}="${value.slice(0, 40)}" is not valid`);
-        else state[def.key] = v;
-      } else if (matrix) {
-        try { overrides[matrix] = JSON.parse(value); } catch { problems.push(`${name} is not a JSON matrix`); }
-      }
-    }
-    const inputs = (overrides.X ?? overrides.annotations) as Matrix | undefined;
-    if (Array.isArray(inputs) && Array.isArray(inputs[0])) state.d_model = inputs[0].length;
-    this.state = state;
-    this.overrides = overrides;
-    this.note = problems.length ? `Some settings were not understood and were left at their defaults: ${problems.join('; ')}.` : (p?.note ?? '');
+    const start = startFrom(p);
+    if (preset && !p) start.problems.push(`preset "${preset.slice(0, 40)}" is not one of ${PRESETS.map((x) => x.id).join(', ')}`);
+    const entries = Array.from(this.attributes).flatMap(({ name, value }): Array<[string, string, string]> => {
+      const key = KEY_OF_ATTRIBUTE.get(name);
+      return key ? [[key, value, name]] : [];
+    });
+    this.adopt(readEntries(entries, start), 'Some settings were not understood and were left at their defaults', p?.note);
+  }
+
+  /** Puts a reading (attributes, hash, preset) on screen, with a note on what was not understood. */
+  private adopt(r: Reading, problem: string, note = '') {
+    this.state = r.state;
+    this.overrides = r.overrides;
+    this.note = r.problems.length ? `${problem}: ${r.problems.join('; ')}.` : note;
   }
 
   /** Many attributes change at once while a page parses: recompute once after them. */
@@ -126,15 +120,12 @@ export class AttentionPlayground extends LitElement {
   };
 
   private readHash() {
-    const { state, overrides, problems } = fromHash(location.hash);
-    this.state = state;
-    this.overrides = overrides;
-    this.note = problems.length ? `Some of the link was not understood and was left at its default: ${problems.join('; ')}.` : '';
+    this.adopt(fromHash(location.hash), 'Some of the link was not understood and was left at its default');
   }
 
   private compute() {
     if (!this.core) return;
-    const spec = toSpec(this.state, this.overrides);
+    const spec = this.spec;
     const result = this.core.run(spec) as Json;
     if (result.error) {
       this.error = result.error;  // keep the last good trace on screen
@@ -153,7 +144,7 @@ export class AttentionPlayground extends LitElement {
   private derive(sel: { key: string; head: number; row: number; col: number }) {
     if (!this.core) return;
     const ed = this.tracedMode();
-    this.derivation = this.core.derive({ spec: toSpec(this.state, this.overrides), matrix: sel.key as 'weights',
+    this.derivation = this.core.derive({ spec: this.spec, matrix: sel.key as 'weights',
       head: sel.head, row: ed ? 0 : sel.row, col: sel.col }) as Json;
   }
 
@@ -174,15 +165,10 @@ export class AttentionPlayground extends LitElement {
   }
 
   private applyPreset(p: Preset) {
-    const state = { ...defaults(), ...p.state } as State;
-    const inputs = (p.overrides.X ?? p.overrides.annotations) as Matrix | undefined;
-    if (inputs) state.d_model = inputs[0].length;
-    this.state = state;
-    this.overrides = { ...p.overrides };
+    this.adopt(readEntries([], startFrom(p)), '', p.note);
     this.inputErrors = {};
     this.selected = null;
     this.derivation = null;
-    this.note = p.note;
     this.compute();
   }
 
@@ -328,37 +314,34 @@ export class AttentionPlayground extends LitElement {
     const t = this.trace!;
     const sel = this.selected && this.selected.key === key && this.selected.head === (opts.head ?? 0)
       ? [this.selected.row, this.selected.col] as [number, number] : undefined;
-    const uses = this.stepDef()?.uses ?? [];
     const error = this.error && this.error.field === key ? this.error.message : '';
     const tokens = t.tokens as string[];
     return html`<div class="matrix">
       <ap-heatmap .key=${key} .label=${opts.label ?? key} .matrix=${matrix} .head=${opts.head ?? 0}
         .rows=${opts.rows ?? tokens} .cols=${opts.cols ?? []} .masked=${opts.masked} .range=${opts.range} .selected=${sel}
-        ?editable=${EDITABLE.has(key)} ?clickable=${['scores', 'weights', 'output'].includes(key)} ?highlight=${uses.includes(key)}></ap-heatmap>
+        ?editable=${EDITABLE.has(key)} ?clickable=${['scores', 'weights', 'output'].includes(key)} ?highlight=${this.highlighted.includes(key)}></ap-heatmap>
       ${this.exportMenu((f) => this.exportMatrix(f, {
         label: opts.label ?? key, matrix, rows: opts.rows ?? tokens, cols: opts.cols ?? [],
-        range: opts.range ?? this.range(matrix, opts.masked), masked: opts.masked,
+        range: opts.range ?? bounds(matrix, opts.masked), masked: opts.masked,
       }, (opts.label ?? key).replace(/[^\w]+/g, '_')))}
       ${EDITABLE.has(key) && key in this.overrides ? html`<button class="small" @click=${() => this.resetMatrix(key)}>reset ${key} to the seed</button>` : nothing}
       ${error ? html`<div class="message" role="alert">${error}</div>` : nothing}
     </div>`;
   }
 
-  private range(m: Matrix, masked?: Matrix): [number, number] {
-    let lo = Infinity, hi = -Infinity;
-    m.forEach((row, i) => row.forEach((v, j) => { if (!masked || masked[i][j] !== 0) { lo = Math.min(lo, v); hi = Math.max(hi, v); } }));
-    if (!Number.isFinite(lo)) return [0, 1];
-    return lo === hi ? [lo - 1, hi + 1] : [lo, hi];
-  }
-
   private perHead(key: string, stack: Matrix[], opts: { cols?: string[]; range?: [number, number]; masked?: Matrix } = {}) {
     return stack.map((m, h) => this.heatmap(key, m, { ...opts, head: h, label: stack.length > 1 ? `${key} · head ${h + 1}` : key }));
+  }
+
+  /** A weight matrix, its rows numbered. */
+  private weightMatrix(key: string) {
+    const m = this.trace![key] as Matrix | undefined;
+    return m ? this.heatmap(key, m, { rows: m.map((_, i) => String(i)) }) : nothing;
   }
 
   private showSelf(key: string): unknown {
     const t = this.trace!;
     const tokens = t.tokens as string[];
-    const dims = (n: number, prefix = '') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
     switch (key) {
       case 'scores': return this.perHead('scores', t.scores, { cols: tokens, masked: t.mask });
       case 'weights': return this.perHead('weights', t.weights, { cols: tokens, masked: t.mask, range: [0, 1] });
@@ -366,9 +349,7 @@ export class AttentionPlayground extends LitElement {
       case 'mask': return t.mask ? this.heatmap('mask', t.mask, { cols: tokens, range: [0, 1] }) : html`<p class="hint">No mask: every token sees every token.</p>`;
       case 'arcs': return html`<div class="matrix"><div class="arcs-title">arcs (hover a token)</div><ap-arcs .tokens=${tokens} .weights=${t.weights}></ap-arcs>
         ${this.exportMenu((f, e) => this.exportArcs(f, e), ['png', 'svg'])}</div>`;
-      case 'W_q': case 'W_k': case 'W_v': case 'W_a': case 'W_1': case 'W_2':
-        return t[key] ? this.heatmap(key, t[key], { rows: dims(t[key].length) }) : nothing;
-      case 'W_o': return t.W_o ? this.heatmap('W_o', t.W_o, { rows: dims(t.W_o.length) }) : nothing;
+      case 'W_q': case 'W_k': case 'W_v': case 'W_o': case 'W_a': case 'W_1': case 'W_2': return this.weightMatrix(key);
       default: return t[key] ? this.heatmap(key, t[key]) : nothing;
     }
   }
@@ -376,14 +357,13 @@ export class AttentionPlayground extends LitElement {
   private showEncoderDecoder(key: string): unknown {
     const t = this.trace!;
     const tokens = t.tokens as string[];
-    const dims = (n: number) => Array.from({ length: n }, (_, i) => `${i}`);
     switch (key) {
       case 'decoder_state': return this.heatmap('decoder_state', [t.decoder_state], { rows: ['h'] });
       case 'scores': return this.heatmap('scores', [t.scores], { rows: ['h'], cols: tokens });
       case 'weights': return this.heatmap('weights', [t.weights], { rows: ['h'], cols: tokens, range: [0, 1] });
       case 'context': return this.heatmap('context', [t.context], { rows: ['c'] });
-      case 'output': return html`${this.heatmap('output', [t.output], { rows: ['y'] })}`;
-      case 'W_c': case 'W_a': case 'W_1': case 'W_2': return t[key] ? this.heatmap(key, t[key], { rows: dims(t[key].length) }) : nothing;
+      case 'output': return this.heatmap('output', [t.output], { rows: ['y'] });
+      case 'W_c': case 'W_a': case 'W_1': case 'W_2': return this.weightMatrix(key);
       default: return t[key] ? this.heatmap(key, t[key]) : nothing;
     }
   }
@@ -430,9 +410,13 @@ export class AttentionPlayground extends LitElement {
   }
 
   render() {
-    const controls = SETTINGS.filter((d) => this.shown(d)).map((d) => this.control(d));
-    const general = this.error && !this.error.field ? this.error.message
-      : this.error && !SETTINGS.some((d) => d.key === (ERROR_HOME[this.error!.field] ?? this.error!.field) && this.shown(d)) && !EDITABLE.has(this.error.field) ? this.error.message : '';
+    this.highlighted = this.stepDef()?.uses ?? [];
+    const shown = SETTINGS.filter((d) => this.shown(d));
+    const controls = shown.map((d) => this.control(d));
+    // An error is shown beside its control or matrix; one with neither goes above the views.
+    const field = this.error?.field ?? '';
+    const placed = shown.some((d) => d.key === (ERROR_HOME[field] ?? field)) || EDITABLE.has(field);
+    const general = this.error && !placed ? this.error.message : '';
     const toolbar = html`<div class="tools">
       <button class="small" data-action="share" @click=${this.share}>Share</button>
       <button class="small" data-action="embed" @click=${this.embed}>Embed</button>
