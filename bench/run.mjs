@@ -15,6 +15,8 @@ import { CHROMIUM } from '../tests/e2e/harness.mjs';
 import { report } from './report.mjs';
 
 const smoke = process.argv.includes('--smoke');
+// --only=interactive,coldstart measures those parts and prints them, writing nothing.
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
 const root = new URL('../', import.meta.url);
 const say = (...a) => console.log(...a);
 
@@ -107,8 +109,10 @@ async function interactive() {
         const ms = [];
         for (let k = 1; k <= edits; k++) {
           const t0 = performance.now();
+          const traced = new Promise((r) => el.addEventListener('trace', r, { once: true }));  // large traces come from a worker
           input.value = Array.from({ length: tokens }, (_, i) => `w${(i * 7 + k) % 50}`).join(' ');
           input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+          await traced;
           await el.updateComplete;
           await Promise.all([...el.shadowRoot.querySelectorAll('ap-heatmap')].map((h) => h.updateComplete));
           await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
@@ -132,9 +136,12 @@ async function interactive() {
       const el = document.querySelector('attention-playground');
       const input = el.shadowRoot.querySelector('#c-sentence');
       const t0 = performance.now();
+      const traced = new Promise((r) => el.addEventListener('trace', r, { once: true }));
       input.value = Array.from({ length: n }, (_, i) => `w${i % 97}`).join(' ');
       input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      await traced;
       await el.updateComplete;
+      await Promise.all([...el.shadowRoot.querySelectorAll('ap-heatmap')].map((h) => h.updateComplete));
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 200)));
       obs.disconnect();
       return { longest: Math.max(0, ...blocks), total: performance.now() - t0 - 200 };
@@ -207,6 +214,11 @@ function machine() {
   };
 }
 
+const parts = { kernel, interactive, coldstart: coldStart, memory };
+if (only) {
+  for (const name of only) await parts[name]();
+  process.exit(0);
+}
 const results = { machine: machine(), kernel: await kernel(), interactive: await interactive(), coldstart: await coldStart(), memory: await memory() };
 const bad = results.kernel.flatMap((row) => Object.entries(row.ms).filter(([, v]) => !(v > 0)).map(([k, v]) => `${k} n=${row.n}: ${v}`));
 if (!smoke) {

@@ -8,7 +8,7 @@ import { build } from 'vite';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url).pathname;
-const quiet = { logLevel: 'warn', configFile: false, root };
+const quiet = { logLevel: 'warn', configFile: false, root, base: './', worker: { format: 'es' } };
 
 await build({ configFile: `${root}vite.config.js`, logLevel: 'warn' });
 

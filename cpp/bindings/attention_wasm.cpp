@@ -6,6 +6,7 @@
 #include <emscripten/heap.h>
 
 #include <string>
+#include <vector>
 
 #include "attention/derivation.hpp"
 #include "attention/limits.hpp"
@@ -24,6 +25,20 @@ json error_json(const std::string& field, const std::string& message) {
 }
 
 std::string run(const std::string& spec) { return attention::run_trace_text(spec).dump(); }
+
+// The packed trace: the JSON skeleton now, its numbers from packed_numbers() just after (a
+// Float64Array view into the heap that the caller copies before anything else runs), then
+// drop_packed() so the heap goes back to its size between runs.
+std::vector<double> packed;
+
+std::string run_packed(const std::string& spec) {
+  packed.clear();
+  return attention::run_trace_text(spec, &packed).dump();
+}
+
+emscripten::val packed_numbers() { return emscripten::val(emscripten::typed_memory_view(packed.size(), packed.data())); }
+
+void drop_packed() { std::vector<double>().swap(packed); }
 
 std::string numpy(const std::string& spec) {
   const auto s = attention::parse_spec_text(spec);
@@ -97,6 +112,9 @@ std::string settings() {
 
 EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("run", &run);
+  emscripten::function("run_packed", &run_packed);
+  emscripten::function("packed_numbers", &packed_numbers);
+  emscripten::function("drop_packed", &drop_packed);
   emscripten::function("numpy", &numpy);
   emscripten::function("random", &random_matrix);
   emscripten::function("derive", &derive);

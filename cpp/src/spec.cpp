@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include <nlohmann/json.hpp>
@@ -54,8 +55,17 @@ namespace {
 
 const char* kDefaultSentence = "the cat sat on the mat";
 
-// At most `max` bytes of s, cut on a character boundary so a message is always valid UTF-8.
-std::string clip(const std::string& s, std::size_t max) {
+// User text quoted in a message: control characters escaped as JSON writes them (a message is
+// one line), at most `max` bytes, cut on a character boundary so it stays valid UTF-8.
+std::string clip(const std::string& raw, std::size_t max) {
+  std::string s;
+  for (const char c : raw) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b >= 0x20 && b != 0x7F) { s += c; continue; }
+    char escaped[8];
+    std::snprintf(escaped, sizeof escaped, "\\u%04x", b);
+    s += escaped;
+  }
   if (s.size() <= max) return s;
   std::size_t end = max - 3;
   while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;

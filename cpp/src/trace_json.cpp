@@ -25,43 +25,70 @@ json vector_json(const Vector& v) {
 
 namespace {
 
-json stack_json(const std::vector<Matrix>& ms) {
-  json out = json::array();
-  for (const auto& m : ms) out.push_back(matrix_json(m));
-  return out;
-}
+// Where the numbers of a trace go: nested JSON arrays, or (packed) a flat buffer that the JSON
+// points into with {"@": offset, "shape": [rows, cols]}. Parsing a 512-token trace as JSON
+// costs a second in the browser; the packed form crosses the wasm boundary as one copy.
+class Numbers {
+ public:
+  explicit Numbers(std::vector<double>* packed) : packed_(packed) {}
 
-void put_parameters(json& j, const Parameters& p) {
+  json matrix(const Matrix& m) const {
+    if (!packed_) return matrix_json(m);
+    json ref = {{"@", packed_->size()}, {"shape", {m.rows(), m.cols()}}};
+    for (long r = 0; r < m.rows(); ++r) {
+      for (long c = 0; c < m.cols(); ++c) packed_->push_back(m(r, c));
+    }
+    return ref;
+  }
+
+  json vector(const Vector& v) const {
+    if (!packed_) return vector_json(v);
+    json ref = {{"@", packed_->size()}, {"shape", {v.size()}}};
+    packed_->insert(packed_->end(), v.data(), v.data() + v.size());
+    return ref;
+  }
+
+  json stack(const std::vector<Matrix>& ms) const {
+    json out = json::array();
+    for (const auto& m : ms) out.push_back(matrix(m));
+    return out;
+  }
+
+ private:
+  std::vector<double>* packed_;
+};
+
+void put_parameters(json& j, const Parameters& p, const Numbers& out) {
   const std::pair<const char*, const std::optional<Matrix>*> named[] = {
       {"W_q", &p.W_q}, {"W_k", &p.W_k}, {"W_v", &p.W_v}, {"W_o", &p.W_o},
       {"W_a", &p.W_a}, {"W_1", &p.W_1}, {"W_2", &p.W_2}, {"W_c", &p.W_c},
   };
   for (const auto& [key, m] : named) {
-    if (m->has_value()) j[key] = matrix_json(**m);
+    if (m->has_value()) j[key] = out.matrix(**m);
   }
-  if (p.v_a) j["v_a"] = vector_json(p.v_a->row(0).transpose());
+  if (p.v_a) j["v_a"] = out.vector(p.v_a->row(0).transpose());
 }
 
-json self_json(const Spec& s, const SelfTrace<double>& t) {
+json self_json(const Spec& s, const SelfTrace<double>& t, const Numbers& out) {
   json j;
-  j["X"] = matrix_json(t.parameters.X);
+  j["X"] = out.matrix(t.parameters.X);
   if (t.positional) {
-    j["positional"] = matrix_json(*t.positional);
-    j["X_in"] = matrix_json(t.X_in);
+    j["positional"] = out.matrix(*t.positional);
+    j["X_in"] = out.matrix(t.X_in);
   }
-  put_parameters(j, t.parameters);
-  j["Q"] = matrix_json(t.Q);
-  j["K"] = matrix_json(t.K);
-  j["V"] = matrix_json(t.V);
+  put_parameters(j, t.parameters, out);
+  j["Q"] = out.matrix(t.Q);
+  j["K"] = out.matrix(t.K);
+  j["V"] = out.matrix(t.V);
   j["scale"] = t.scale;
-  if (s.mask != MaskKind::none) j["mask"] = matrix_json(t.mask);
-  j["scores"] = stack_json(t.scores);
-  j["weights"] = stack_json(t.weights);
-  j["heads"] = stack_json(t.heads);
-  j["concat"] = matrix_json(t.concat);
-  j["output"] = matrix_json(t.output);
-  if (t.residual_sum) j["residual_sum"] = matrix_json(*t.residual_sum);
-  if (t.normalized) j["normalized"] = matrix_json(*t.normalized);
+  if (s.mask != MaskKind::none) j["mask"] = out.matrix(t.mask);
+  j["scores"] = out.stack(t.scores);
+  j["weights"] = out.stack(t.weights);
+  j["heads"] = out.stack(t.heads);
+  j["concat"] = out.matrix(t.concat);
+  j["output"] = out.matrix(t.output);
+  if (t.residual_sum) j["residual_sum"] = out.matrix(*t.residual_sum);
+  if (t.normalized) j["normalized"] = out.matrix(*t.normalized);
   j["empty_rows"] = t.empty_rows;
   if (!t.empty_rows.empty()) {
     j["warnings"].push_back(std::to_string(t.empty_rows.size()) +
@@ -70,32 +97,33 @@ json self_json(const Spec& s, const SelfTrace<double>& t) {
   return j;
 }
 
-json encoder_decoder_json(const EncoderDecoderTrace<double>& t) {
+json encoder_decoder_json(const EncoderDecoderTrace<double>& t, const Numbers& out) {
   json j;
-  j["annotations"] = matrix_json(t.parameters.X);
-  j["decoder_state"] = vector_json(t.parameters.decoder_state->row(0).transpose());
-  put_parameters(j, t.parameters);
+  j["annotations"] = out.matrix(t.parameters.X);
+  j["decoder_state"] = out.vector(t.parameters.decoder_state->row(0).transpose());
+  put_parameters(j, t.parameters, out);
   j["scale"] = t.scale;
-  j["scores"] = vector_json(t.scores);
-  j["weights"] = vector_json(t.weights);
-  j["weighted"] = matrix_json(t.weighted);
-  j["context"] = vector_json(t.context);
-  j["output"] = vector_json(t.output);
+  j["scores"] = out.vector(t.scores);
+  j["weights"] = out.vector(t.weights);
+  j["weighted"] = out.matrix(t.weighted);
+  j["context"] = out.vector(t.context);
+  j["output"] = out.vector(t.output);
   return j;
 }
 
 }  // namespace
 
-Result<json> run_trace(const Spec& s) {
+Result<json> run_trace(const Spec& s, std::vector<double>* packed) {
+  const Numbers out(packed);
   json j;
   if (s.mode == Mode::self) {
     auto t = run_self<double>(s);
     if (!t) return t.error();
-    j = self_json(s, t.value());
+    j = self_json(s, t.value(), out);
   } else {
     auto t = run_encoder_decoder<double>(s);
     if (!t) return t.error();
-    j = encoder_decoder_json(t.value());
+    j = encoder_decoder_json(t.value(), out);
   }
   j["spec"] = to_json(s);
   j["tokens"] = s.tokens;
@@ -103,9 +131,9 @@ Result<json> run_trace(const Spec& s) {
   return j;
 }
 
-json run_trace_text(const std::string& text) {
+json run_trace_text(const std::string& text, std::vector<double>* packed) {
   auto spec = parse_spec_text(text);
-  Result<json> trace = spec ? run_trace(spec.value()) : Result<json>(spec.error());
+  Result<json> trace = spec ? run_trace(spec.value(), packed) : Result<json>(spec.error());
   if (!trace) return json{{"error", {{"field", trace.error().field}, {"message", trace.error().message}}}};
   return std::move(trace).value();
 }

@@ -84,6 +84,9 @@ TEST_CASE("every bad spec gets one line naming the field", "[spec][errors]") {
   CHECK(error_of(R"({"mask": [[1,0],[1,1]], "sentence": "a b c"})") == "mask: is 2 x 2, expected 3 x 3 (one row and column per token)");
   CHECK(error_of(R"({"mask": [[1,2],[1,1]], "sentence": "a b"})") == "mask: entries must be 0 (hidden) or 1 (visible)");
   CHECK(error_of(R"({"mode": "diagonal"})") == "mode: must be self or encoder_decoder, got \"diagonal\"");
+  // Found by the fuzzer: a control character in a key or value broke the one-line rule.
+  CHECK(error_of(R"({"sent\nce": "a"})") == "sent\\u000ace: is not a spec key (see `attention-cli --help` for the keys)");
+  CHECK(error_of(R"({"mode": "a\tb"})") == "mode: must be self or encoder_decoder, got \"a\\u0009b\"");
 }
 
 TEST_CASE("the trace size is bounded before any work", "[spec][limits]") {

@@ -33,6 +33,25 @@ test('typing a sentence shows n x n weights equal to run(spec)', async () => {
   await done(page);
 });
 
+test('a long sentence is computed in a Web Worker and equals run(spec)', async () => {
+  const page = await open();
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  const sentence = Array.from({ length: 300 }, (_, i) => `w${i % 41}`).join(' ');
+  const shown = await page.locator('attention-playground').evaluate((el, sentence) => new Promise((resolve) => {
+    el.addEventListener('trace', (e) => resolve(e.detail), { once: true });
+    const input = el.shadowRoot.querySelector('#c-sentence');
+    input.value = sentence;
+    input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  }), sentence);
+  assert.equal(workers.length, 1);
+  assert.match(workers[0], /worker/);
+  assert.equal(shown.trace.tokens.length, 300);
+  assert.deepEqual(shown.trace, core.run(shown.spec));  // the packed trace from the worker, unpacked
+  await page.locator('ap-heatmap[key="weights"] canvas').first().waitFor();
+  await done(page);
+});
+
 test('the same seed gives the same numbers after a reload', async () => {
   const page = await open();
   await page.fill('#c-seed', '2024');

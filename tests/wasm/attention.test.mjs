@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { load } from '../../dist/attention.js';
+import { load, unpack } from '../../dist/attention.js';
 import { maxError } from './compare.mjs';
 
 const root = new URL('../../', import.meta.url);
@@ -28,6 +28,7 @@ for (const c of fixtures.cases) {
       const r = maxError(trace[key], nat[key]);
       assert.ok(r.error <= 1e-12, `${key}${r.where}: wasm differs from native by ${r.error}`);
     }
+    assert.deepEqual(unpack(core.runPacked(c.spec)), trace, 'the packed trace unpacks to the same numbers');
     for (const [key, expected] of Object.entries(c.expect)) {
       const r = maxError(trace[key], expected);
       assert.ok(r.error <= 1e-12, `${key}${r.where}: wasm differs from NumPy by ${r.error}`);
@@ -52,6 +53,14 @@ test('seed 004: printed embeddings with seed-42 integer weights give the printed
 test('seed 000: 927', () => {
   const t = core.run({ mode: 'encoder_decoder', score: 'dot', decoder_state: [5, 1, 20], annotations: [[3, 12, 45]] });
   assert.equal(t.scores[0], 927);
+});
+
+test('a packed trace points into its buffer, and a bad spec packs to the same error', () => {
+  const { skeleton, numbers } = core.runPacked({ sentence: 'a b c', d_model: 2 });
+  assert.deepEqual(skeleton.weights[0], { '@': skeleton.weights[0]['@'], shape: [3, 3] });
+  assert.equal(numbers.length, Object.values(skeleton).flat().filter((v) => v?.shape)
+    .reduce((sum, v) => sum + v.shape.reduce((a, b) => a * b, 1), 0));
+  assert.deepEqual(unpack(core.runPacked('{"heads": 3}')), core.run('{"heads": 3}'));
 });
 
 test('a bad spec returns the CLI\'s message as a value', () => {

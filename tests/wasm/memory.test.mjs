@@ -14,6 +14,7 @@ test('the heap and the embind handles stay flat over 10,000 runs', async () => {
   const round = (i) => {
     const spec = specs[i % specs.length];
     core.run(spec);
+    core.runPacked(spec);  // the page's path: its buffer must be dropped after each run
     if (i % 50 === 0) { core.numpy(spec); core.derive({ spec: typeof spec === 'string' ? {} : spec, matrix: 'weights', row: 0, col: 0 }); }
   };
   for (let i = 0; i < 10; i++) round(i);

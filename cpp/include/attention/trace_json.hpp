@@ -2,6 +2,7 @@
 // The trace contract: spec JSON in, trace JSON out. This is the one entry point the CLI and
 // the wasm binding share, so both print the same trace and the same error messages.
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -11,10 +12,12 @@
 
 namespace attention {
 
-Result<nlohmann::json> run_trace(const Spec& spec);
+// With `packed`, every matrix and vector of the trace is appended to it (row-major) and the
+// JSON holds {"@": offset, "shape": [rows, cols]} (or [n]) in its place.
+Result<nlohmann::json> run_trace(const Spec& spec, std::vector<double>* packed = nullptr);
 
 // Parses, validates and runs; the error JSON is {"error": {"field": ..., "message": ...}}.
-nlohmann::json run_trace_text(const std::string& spec_text);
+nlohmann::json run_trace_text(const std::string& spec_text, std::vector<double>* packed = nullptr);
 
 nlohmann::json matrix_json(const Matrix& m);   // [[...], ...]
 nlohmann::json vector_json(const Vector& v);   // [...]

@@ -73,9 +73,14 @@ export type Derivation = Record<string, unknown> & { matrix: string; head: numbe
 
 export interface Setting { key: string; kind: string; default: string; help: string }
 
+/** A trace with its numbers in one buffer: each matrix in `skeleton` is {"@": offset, shape}. */
+export interface PackedTrace { skeleton: Record<string, unknown>; numbers: Float64Array }
+
 export interface AttentionCore {
   /** The trace of a spec, or the error naming the field at fault. */
   run(spec: Spec | string): Trace | SpecError;
+  /** The same trace packed: ten times cheaper than run() for large traces; unpack() it. */
+  runPacked(spec: Spec | string): PackedTrace;
   /** NumPy's np.random.seed(seed) then rand / randn / randint(N) of shape (rows, cols). */
   random(request: { seed?: number; dist?: Init; rows?: number; cols?: number }): Matrix | SpecError;
   /** A NumPy-only Python program that rebuilds the trace. */
@@ -88,7 +93,12 @@ export interface AttentionCore {
   bench(request: { n: number; d: number; heads: number; precision: 'f32' | 'f64'; min_runs?: number; min_seconds?: number }): { ms: number; runs: number } | SpecError;
   /** For leak checks: allocator bytes in use and live embind handles. */
   stats(): { heap_in_use: number; heap_size: number; memory_bytes: number; handles: number };
+  /** The compiled wasm module (for starting a worker without fetching it again). */
+  module: WebAssembly.Module;
 }
+
+/** A packed trace as the plain one run() returns. */
+export function unpack(packed: PackedTrace): Trace | SpecError;
 
 /** Loads the wasm core once per page (or process); later calls share it. */
 export function load(): Promise<AttentionCore>;

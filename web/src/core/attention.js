@@ -1,8 +1,11 @@
-// The core, loaded once and wrapped in plain JS: load() -> { run, random, numpy, derive, settings }.
+// The core, loaded once: load() -> { run, runPacked, random, numpy, derive, settings, module }.
 // The same file works in the browser (the wasm is fetched and compiled while it streams) and
 // in Node (the wasm is read from disk), and every call is JSON in, plain objects out, so no
 // embind handle ever reaches the caller.
 import createAttentionCore from './wasm/attention-core.mjs';
+import { wrap } from './wrap.js';
+
+export { unpack } from './wrap.js';
 
 const wasmUrl = new URL('./wasm/attention-core.wasm', import.meta.url);
 
@@ -31,38 +34,18 @@ async function instantiate(imports) {
   return WebAssembly.instantiate(await (await fetch(wasmUrl)).arrayBuffer(), imports);
 }
 
-function wrap(core) {
-  const call = (fn, value) => JSON.parse(fn(typeof value === 'string' ? value : JSON.stringify(value)));
-  return {
-    run: (spec) => call(core.run, spec ?? {}),
-    random: ({ seed = 42, dist = 'uniform', rows = 1, cols = 1 } = {}) => {
-      const r = call(core.random, { seed, dist, rows, cols });
-      return r.error ? r : r.values;
-    },
-    numpy: (spec) => {
-      const r = call(core.numpy, spec ?? {});
-      return r.error ? r : r.program;
-    },
-    derive: (request) => call(core.derive, request),
-    settings: () => JSON.parse(core.settings()),
-    // Leak checks: bytes the allocator holds, and live embind handles (none should stay).
-    // Benchmarks only: the attention kernel timed inside wasm ({ms, runs}).
-    bench: (request) => call(core.bench, request),
-    stats: () => ({ ...JSON.parse(core.stats()), handles: core.count_emval_handles() }),
-  };
-}
-
 let shared = null;
 
 // One module per page: every <attention-playground> on it shares this promise.
 export function load() {
   if (!shared) {
+    let compiled = null;
     shared = createAttentionCore({
       instantiateWasm(imports, done) {
-        instantiate(imports).then((r) => done(r.instance, r.module));
+        instantiate(imports).then((r) => { compiled = r.module; done(r.instance, r.module); });
         return {};
       },
-    }).then(wrap);
+    }).then((core) => ({ ...wrap(core), module: compiled }));
     shared.catch(() => { shared = null; });  // a failed load may be retried
   }
   return shared;

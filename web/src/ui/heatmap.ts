@@ -3,7 +3,7 @@
 // itself) with one roving tab stop and arrow keys; past a few thousand cells it draws on a
 // canvas instead of creating a DOM node per cell.
 import { LitElement, css as style, html, nothing, type PropertyValues } from 'lit';
-import { bounds, css, gradient, ink, short, full, viridis } from './colour.js';
+import { VIRIDIS_256, bounds, css, gradient, ink, short, full, viridis } from './colour.js';
 
 const CANVAS_CELLS = 576;  // 24 x 24: beyond it, DOM cells cost more than they show
 
@@ -125,29 +125,58 @@ export class Heatmap extends LitElement {
     this.emit('cell-edit', this.focusRow, this.focusCol, { value: v });
   }
 
+  // A picture is painted when it is on screen: at 512 tokens a dozen 512 x 512 pictures would
+  // otherwise all be painted in the frame after each keystroke.
+  private onScreen = false;
+  private stale = false;
+  private observer = typeof IntersectionObserver === 'undefined' ? null : new IntersectionObserver(([entry]) => {
+    this.onScreen = entry.isIntersecting;
+    if (this.onScreen && this.stale) this.paint();
+  }, { rootMargin: '200px' });
+
+  connectedCallback() {
+    super.connectedCallback();
+    this.observer?.observe(this);
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.observer?.disconnect();
+  }
+
   protected updated(changed: PropertyValues) {
     if (this.editing) {
       const input = this.renderRoot.querySelector('td input') as HTMLInputElement | null;
       if (input && changed.has('editing')) { input.focus(); input.select(); }
     }
-    if (this.pictured()) this.paint();
+    if (!this.pictured()) return;
+    this.stale = true;
+    if (this.onScreen || !this.observer) this.paint();
   }
 
   private paint() {
     const canvas = this.renderRoot.querySelector('canvas');
     if (!canvas) return;
+    this.stale = false;
     const rows = this.matrix.length, cols = this.matrix[0]?.length ?? 0;
     canvas.width = cols;
     canvas.height = rows;
     const ctx = canvas.getContext('2d');
     if (!ctx) return;
     const img = ctx.createImageData(cols, rows);
-    const b = this.bounds();
+    const [lo, hi] = this.bounds();
+    const step = hi > lo ? 255 / (hi - lo) : 0;
     for (let i = 0; i < rows; i++) {
+      const row = this.matrix[i], mask = this.masked?.[i];
       for (let j = 0; j < cols; j++) {
-        const c = this.masked && this.masked[i][j] === 0 ? [128, 128, 128] : this.colour(this.matrix[i][j], b);
         const o = 4 * (i * cols + j);
-        img.data[o] = c[0]; img.data[o + 1] = c[1]; img.data[o + 2] = c[2]; img.data[o + 3] = 255;
+        if (mask && mask[j] === 0) {
+          img.data[o] = img.data[o + 1] = img.data[o + 2] = 128;
+        } else {
+          const t = 3 * Math.min(255, Math.max(0, Math.round((row[j] - lo) * step || 0)));
+          img.data[o] = VIRIDIS_256[t]; img.data[o + 1] = VIRIDIS_256[t + 1]; img.data[o + 2] = VIRIDIS_256[t + 2];
+        }
+        img.data[o + 3] = 255;
       }
     }
     ctx.putImageData(img, 0, 0);

@@ -2,7 +2,8 @@
 // of settings, see state/settings.ts), asks the core for a trace on every change, and draws
 // the walkthrough. It computes no attention math itself.
 import { LitElement, css as style, html, nothing, type TemplateResult } from 'lit';
-import { load, type AttentionCore, type Spec } from '../core/attention.js';
+import { load, unpack, type AttentionCore, type Spec } from '../core/attention.js';
+import { background } from '../core/background.js';
 import { MATRIX_KEYS, SETTINGS, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../state/settings.js';
 import { PRESETS, type Preset } from '../state/presets.js';
 import { ENCODER_DECODER_STEPS, SELF_STEPS, type Step } from './steps.js';
@@ -20,6 +21,15 @@ const ERROR_HOME: Record<string, string> = { tokens: 'sentence', layer_norm: 're
 // Attributes mirror the settings table (d_model -> d-model) and the editable matrices (W_q -> w-q).
 const attributeOf = (key: string) => key.replace(/_/g, '-').toLowerCase();
 const KEY_OF_ATTRIBUTE = new Map([...SETTINGS.map((d) => d.key), ...MATRIX_KEYS].map((k) => [attributeOf(k), k]));
+// Traces past this many numbers are computed in a Web Worker (the page stays responsive);
+// smaller ones on the spot, where the round trip would cost more than the run.
+const BACKGROUND_CELLS = 40_000;
+function estimatedCells(spec: Spec): number {
+  const n = spec.tokens?.length ?? (spec.sentence ?? '').split(/\s+/).length;
+  const d = spec.d_model ?? 4, heads = spec.heads ?? 1;
+  return 2 * heads * n * n + 8 * n * d;
+}
+
 const PRESENTATION = ['preset', 'view', 'controls', 'compact', 'share-url', 'script-url'];
 
 export class AttentionPlayground extends LitElement {
@@ -28,7 +38,7 @@ export class AttentionPlayground extends LitElement {
     inputErrors: { state: true }, derivation: { state: true }, selected: { state: true }, step: { state: true },
     note: { state: true }, ready: { state: true }, loadError: { state: true }, theme: { type: String, reflect: true },
     view: { type: String }, controls: { type: String }, compact: { type: Boolean, reflect: true },
-    shareText: { state: true }, numpyText: { state: true },
+    shareText: { state: true }, numpyText: { state: true }, busy: { state: true },
   };
 
   static get observedAttributes() {
@@ -52,6 +62,8 @@ export class AttentionPlayground extends LitElement {
   compact = false;
   shareText = '';
   numpyText = '';
+  busy = false;        // a large trace is being computed in the background
+  private computed = 0;  // the latest compute() call: older answers are dropped
   private core: AttentionCore | null = null;
   private useHash = false;
   private pending = false;
@@ -126,7 +138,18 @@ export class AttentionPlayground extends LitElement {
   private compute() {
     if (!this.core) return;
     const spec = this.spec;
-    const result = this.core.run(spec) as Json;
+    const id = ++this.computed;
+    const here = () => unpack(this.core!.runPacked(spec));
+    if (estimatedCells(spec) < BACKGROUND_CELLS) return this.show(spec, here());
+    this.busy = true;
+    background(this.core).run(spec).catch(here).then((result) => {
+      if (result === null || id !== this.computed) return;  // a newer spec is on its way
+      this.busy = false;
+      this.show(spec, result);
+    });
+  }
+
+  private show(spec: Spec, result: Json) {
     if (result.error) {
       this.error = result.error;  // keep the last good trace on screen
     } else {
@@ -439,6 +462,7 @@ export class AttentionPlayground extends LitElement {
           ${general ? html`<p class="message" role="alert">${general}</p>` : nothing}
           ${this.trace?.warnings?.length ? html`<p class="note">${this.trace.warnings.join(' ')}</p>` : nothing}
           ${!this.ready && !this.loadError ? html`<p class="hint">Loading the attention core…</p>` : nothing}
+          <p class="hint" role="status">${this.busy ? 'Computing the new trace in the background…' : ''}</p>
           ${this.trace ? html`
             ${this.view ? nothing : html`<div class="tokens" aria-label="Tokens">${(this.trace.tokens as string[]).map((t, i) => html`<span class="token" title="position ${i}">${t}</span>`)}</div>`}
             <div class="derivation ${this.derivation ? 'open' : ''}" aria-live="polite">${this.derivation ? html`<button class="small close" aria-label="Close the derivation" @click=${() => { this.derivation = null; this.selected = null; }}>close</button>` : nothing}<ap-derivation .derivation=${this.derivation} .tokens=${this.trace.tokens}></ap-derivation></div>
@@ -483,7 +507,8 @@ export class AttentionPlayground extends LitElement {
     .derivation { padding: 0.2rem 0.9rem; margin-bottom: 0.6rem; }
     .close { float: right; }
     .derivation.open { position: sticky; top: 0; z-index: 1; background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 10px; padding: 0.6rem 0.9rem; margin-bottom: 1rem; max-height: 40vh; overflow: auto; }
-    .step { background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 12px; padding: 0.7rem 1rem 0.9rem; margin-bottom: 0.9rem; }
+    .step { background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 12px; padding: 0.7rem 1rem 0.9rem; margin-bottom: 0.9rem;
+      content-visibility: auto; contain-intrinsic-size: auto 420px; }  /* steps off screen skip layout and paint */
     .step h2 { font-size: 1.05rem; margin: 0 0 0.2rem; display: flex; align-items: center; gap: 0.5rem; }
     .num { display: inline-grid; place-items: center; width: 1.6em; height: 1.6em; border-radius: 50%; background: var(--ap-fg); color: var(--ap-bg); font-size: 0.8rem; }
     .formula { font-family: var(--ap-mono); font-size: 0.88rem; margin: 0.2rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }

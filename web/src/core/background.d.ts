@@ -1,0 +1,10 @@
+// Types of background.js: large traces computed in a Web Worker.
+import type { AttentionCore, Spec, SpecError, Trace } from './attention.js';
+
+export interface Background {
+  /** The trace, null when a newer spec superseded this one, rejected when no worker can run. */
+  run(spec: Spec): Promise<Trace | SpecError | null>;
+}
+
+/** The page's one worker, started on first use. */
+export function background(core: AttentionCore): Background;

@@ -1,0 +1,51 @@
+// The JS face of one instantiated core (shared by the page's module and its Web Worker):
+// every call is JSON in, plain objects out, so no embind handle ever reaches the caller.
+// A packed trace back to the plain one: every {"@": offset, "shape": [rows, cols]} (or [n])
+// in the skeleton becomes nested arrays of the numbers it points to.
+export function unpack({ skeleton, numbers }) {
+  const row = (at, n) => {
+    const out = new Array(n);  // filled by a loop: several times faster than Array.from here
+    for (let i = 0; i < n; i++) out[i] = numbers[at + i];
+    return out;
+  };
+  const walk = (v) => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== 'object') return v;
+    if ('@' in v) {
+      const [rows, cols] = v.shape;
+      return cols === undefined ? row(v['@'], rows) : Array.from({ length: rows }, (_, r) => row(v['@'] + r * cols, cols));
+    }
+    for (const k of Object.keys(v)) v[k] = walk(v[k]);
+    return v;
+  };
+  return walk(skeleton);
+}
+
+export function wrap(core) {
+  const text = (value) => (typeof value === 'string' ? value : JSON.stringify(value));
+  const call = (fn, value) => JSON.parse(fn(text(value)));
+  return {
+    run: (spec) => call(core.run, spec ?? {}),
+    runPacked: (spec) => {
+      const skeleton = JSON.parse(core.run_packed(text(spec ?? {})));
+      const numbers = new Float64Array(core.packed_numbers());  // a copy: the view dies with the buffer
+      core.drop_packed();
+      return { skeleton, numbers };
+    },
+    random: ({ seed = 42, dist = 'uniform', rows = 1, cols = 1 } = {}) => {
+      const r = call(core.random, { seed, dist, rows, cols });
+      return r.error ? r : r.values;
+    },
+    numpy: (spec) => {
+      const r = call(core.numpy, spec ?? {});
+      return r.error ? r : r.program;
+    },
+    derive: (request) => call(core.derive, request),
+    settings: () => JSON.parse(core.settings()),
+    // Leak checks: bytes the allocator holds, and live embind handles (none should stay).
+    // Benchmarks only: the attention kernel timed inside wasm ({ms, runs}).
+    bench: (request) => call(core.bench, request),
+    stats: () => ({ ...JSON.parse(core.stats()), handles: core.count_emval_handles() }),
+  };
+}
+
