@@ -51,7 +51,7 @@ export function report(r, root) {
     'with 8 heads the output projection W_o. Median of repeated runs (at least 5, or 3 at n = 1024 with',
     'd_model 512, and at least 0.2 s), milliseconds. Implementations:',
     '',
-    '- **wasm-chromium**, **wasm-node**: our Eigen core built with Emscripten (`-O3 -msimd128`), in headless Chromium and in Node;',
+    '- **wasm-chromium**, **wasm-node**: our Eigen kernel built with Emscripten (`-O3 -msimd128`, its own module `build/wasm/attention-bench.mjs`: the page core carries no benchmark code), in headless Chromium and in Node;',
     '- **native-sse2**: the same kernel built natively for baseline x86-64 (SSE2, the same 128-bit width as wasm SIMD); **native-march**: with `-march=native`;',
     '- **plain-js**: a tutorial-style JavaScript version with typed arrays (bench/plain.mjs);',
     '- **tfjs-wasm**: TensorFlow.js 4.22 on `@tensorflow/tfjs-backend-wasm`, in Node (float32 only).',

@@ -49,11 +49,20 @@ function inputs(n, d, Arr) {
   return { X: m(n, d), Wq: m(d, d), Wk: m(d, d), Wv: m(d, d), Wo: m(d, d) };
 }
 
+// The kernel module (bench/wasm_bench.cpp, wasm inlined): the same code in Node and in Chromium.
+const BENCH_MODULE = new URL('build/wasm/attention-bench.mjs', root);
+const wasmTiming = (module, { n, d, heads, precision, min_runs, min_seconds }) =>
+  JSON.parse(module.bench(n, d, heads, precision, min_runs, min_seconds));
+
 async function kernel() {
-  const core = await load();
+  const { default: createAttentionBench } = await import(BENCH_MODULE.href);
+  const wasm = await createAttentionBench();
   const tf = await tfjsReady();
-  const server = await serve({ '/bench.html': `<!doctype html><title>bench</title><link rel="icon" href="data:,">
-    <script type="module">import { load } from '/attention.js'; window.core = await load(); window.ready = true;</script>` });
+  const server = await serve({
+    '/attention-bench.mjs': { type: 'text/javascript', body: readFileSync(BENCH_MODULE) },
+    '/bench.html': `<!doctype html><title>bench</title><link rel="icon" href="data:,">
+    <script type="module">import create from '/attention-bench.mjs'; window.kernel = await create(); window.ready = true;</script>`,
+  });
   const browser = await chromium.launch(CHROMIUM);
   const page = await browser.newPage();
   await page.goto(server.base + 'bench.html');
@@ -70,8 +79,8 @@ async function kernel() {
       const result = {
         'native-sse2': native('sse2'),
         'native-march': native('native'),
-        'wasm-node': core.bench({ ...size, ...runs }),
-        'wasm-chromium': await page.evaluate((r) => window.core.bench(r), { ...size, ...runs }),
+        'wasm-node': wasmTiming(wasm, { ...size, ...runs }),
+        'wasm-chromium': await page.evaluate((r) => JSON.parse(window.kernel.bench(r.n, r.d, r.heads, r.precision, r.min_runs, r.min_seconds)), { ...size, ...runs }),
         'plain-js': timeJs(() => attentionForward(js.X, js.Wq, js.Wk, js.Wv, heads > 1 ? js.Wo : null, n, d, heads, Arr), runs),
       };
       if (precision === 'f32') {  // TF.js computes in float32 only

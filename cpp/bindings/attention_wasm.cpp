@@ -14,7 +14,6 @@
 #include "attention/rng.hpp"
 #include "attention/spec.hpp"
 #include "attention/trace_json.hpp"
-#include "kernel_timing.hpp"
 
 namespace {
 
@@ -87,19 +86,6 @@ std::string stats() {
               {"memory_bytes", emscripten_get_heap_size()}}.dump();
 }
 
-// {n, d, heads, precision, min_runs, min_seconds} -> {ms, runs}: the kernel timed in wasm.
-std::string bench_kernel(const std::string& request) {
-  const json r = json::parse(request, nullptr, false);
-  if (r.is_discarded() || !r.is_object()) return error_json("", "bench: expected {n, d, heads, precision}").dump();
-  const long n = r.value("n", 8L), d = r.value("d", 64L), heads = r.value("heads", 1L);
-  const std::string precision = r.value("precision", std::string("f32"));
-  if (n < 1 || n > 4096 || d < 1 || d > 1024 || heads < 1 || d % heads != 0 || (precision != "f32" && precision != "f64")) {
-    return error_json("", "bench: n 1..4096, d 1..1024, heads dividing d, precision f32|f64").dump();
-  }
-  const auto t = bench::time_kernel(precision, n, d, heads, r.value("min_runs", 5), r.value("min_seconds", 0.2));
-  return json{{"ms", t.median_ms}, {"runs", t.runs}}.dump();
-}
-
 std::string settings() {
   json out = json::array();
   for (const auto& s : attention::settings()) {
@@ -120,5 +106,4 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("derive", &derive);
   emscripten::function("settings", &settings);
   emscripten::function("stats", &stats);
-  emscripten::function("bench", &bench_kernel);
 }

@@ -1,7 +1,8 @@
 #include "attention/numpy_emit.hpp"
 
 #include <cstdio>
-#include <sstream>
+#include <string>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -11,6 +12,20 @@ namespace attention {
 
 namespace {
 
+// A program being written. Not Text: iostreams bring C++ locales along, a
+// fifth of the wasm module's size.
+class Text {
+ public:
+  Text& operator<<(const std::string& v) { s_ += v; return *this; }
+  Text& operator<<(const char* v) { s_ += v; return *this; }
+  template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+  Text& operator<<(T v) { s_ += std::to_string(v); return *this; }
+  const std::string& str() const { return s_; }
+
+ private:
+  std::string s_;
+};
+
 std::string num(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", v);
@@ -18,7 +33,7 @@ std::string num(double v) {
 }
 
 std::string literal(const Matrix& m, bool vector) {
-  std::ostringstream o;
+  Text o;
   o << "np.array(";
   if (!vector) o << "[";
   for (long r = 0; r < m.rows(); ++r) {
@@ -42,13 +57,13 @@ std::string draw(const InitSpec& init, const std::string& shape) {
 
 // `name = <draw>`, then the explicit value when the spec gives one: the draw still happens
 // so the stream stays aligned with the trace.
-void emit_drawn(std::ostringstream& o, const char* name, const InitSpec& init, const std::string& shape,
+void emit_drawn(Text& o, const char* name, const InitSpec& init, const std::string& shape,
                 const std::optional<Matrix>& given, bool vector, const char* comment) {
   o << name << " = " << draw(init, shape) << "  # " << comment << "\n";
   if (given) o << name << " = " << literal(*given, vector) << "  # given in the spec\n";
 }
 
-void emit_scores(std::ostringstream& o, const Spec& s, const std::string& q, const std::string& k, bool one_query) {
+void emit_scores(Text& o, const Spec& s, const std::string& q, const std::string& k, bool one_query) {
   switch (s.score) {
     case ScoreKind::dot:
     case ScoreKind::scaled_dot:
@@ -64,14 +79,14 @@ void emit_scores(std::ostringstream& o, const Spec& s, const std::string& q, con
   }
 }
 
-void emit_scale(std::ostringstream& o, const Spec& s) {
+void emit_scale(Text& o, const Spec& s) {
   if (s.scale) o << "scale = " << num(*s.scale) << "  # given in the spec\n";
   else if (s.score == ScoreKind::scaled_dot) o << "scale = 1 / np.sqrt(d_k)\n";
   else o << "scale = 1.0\n";
   o << "temperature = " << num(s.temperature) << "\n";
 }
 
-void emit_weights(std::ostringstream& o, const Spec& s, const std::string& indent, const std::string& target,
+void emit_weights(Text& o, const Spec& s, const std::string& indent, const std::string& target,
                   const std::string& logits) {
   if (s.hard) {
     o << indent << "masked = np.where(visible, " << logits << ", -np.inf)\n"
@@ -90,7 +105,7 @@ void emit_weights(std::ostringstream& o, const Spec& s, const std::string& inden
 }  // namespace
 
 std::string numpy_program(const Spec& s) {
-  std::ostringstream o;
+  Text o;
   const long d = s.d_model, h = s.heads, dk = s.d_k, dv = s.d_v, da = s.d_a;
   const long n = static_cast<long>(s.tokens.size());
   const auto D = [](long v) { return std::to_string(v); };

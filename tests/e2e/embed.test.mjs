@@ -151,7 +151,7 @@ test('inside a sandboxed iframe (allow-scripts only)', async () => {
   await page.goto(env.base + 'sandbox.html');
   const frame = page.frameLocator('iframe');
   await frame.locator('ap-heatmap[key="weights"]').waitFor();
-  assert.equal(await frame.locator('ap-heatmap[key="weights"] td[data-row]').count(), 9);
+  assert.equal((await cells(frame, 'weights')).flat().length, 9);
   await frame.locator('button[data-action="share"]').click();  // no clipboard here: the link is shown instead
   assert.match(await frame.locator('textarea.share').inputValue(), /sentence=sandboxed/);
   // No worker can start in an opaque origin: a long sentence is computed on the page instead.

@@ -39,7 +39,10 @@ export async function start(pages = {}) {
 
 /** The numbers of one heatmap (inside `host`, if given), read from its cells' data-value (full precision). */
 export async function cells(page, key, head = 0, host = '') {
-  return page.locator(`${host} ap-heatmap[key="${key}"]`.trim()).nth(head).evaluate((el) => {
+  const heatmap = page.locator(`${host} ap-heatmap[key="${key}"]`.trim()).nth(head);
+  await heatmap.scrollIntoViewIfNeeded();  // heatmaps off screen draw in idle time
+  return heatmap.evaluate(async (el) => {
+    while (el.deferred || el.isUpdatePending) await new Promise((r) => setTimeout(r, 10));
     const rows = [];
     for (const td of el.shadowRoot.querySelectorAll('td[data-row]')) {
       const r = Number(td.dataset.row), c = Number(td.dataset.col);

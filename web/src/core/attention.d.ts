@@ -89,8 +89,6 @@ export interface AttentionCore {
   derive(request: DeriveRequest): Derivation | SpecError;
   /** The spec's keys, kinds, defaults and help. */
   settings(): Setting[];
-  /** Benchmarks: the attention kernel timed inside wasm (median of repeated runs). */
-  bench(request: { n: number; d: number; heads: number; precision: 'f32' | 'f64'; min_runs?: number; min_seconds?: number }): { ms: number; runs: number } | SpecError;
   /** For leak checks: allocator bytes in use and live embind handles. */
   stats(): { heap_in_use: number; heap_size: number; memory_bytes: number; handles: number };
   /** The compiled wasm module (for starting a worker without fetching it again). */

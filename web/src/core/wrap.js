@@ -43,8 +43,6 @@ export function wrap(core) {
     derive: (request) => call(core.derive, request),
     settings: () => JSON.parse(core.settings()),
     // Leak checks: bytes the allocator holds, and live embind handles (none should stay).
-    // Benchmarks only: the attention kernel timed inside wasm ({ms, runs}).
-    bench: (request) => call(core.bench, request),
     stats: () => ({ ...JSON.parse(core.stats()), handles: core.count_emval_handles() }),
   };
 }

@@ -125,14 +125,16 @@ export class Heatmap extends LitElement {
     this.emit('cell-edit', this.focusRow, this.focusCol, { value: v });
   }
 
-  // A picture is painted when it is on screen: at 512 tokens a dozen 512 x 512 pictures would
-  // otherwise all be painted in the frame after each keystroke.
+  // Only heatmaps on screen update in the frame after a keystroke; the others catch up in idle
+  // time, a few per slot (see later()). A page of twenty matrices then costs what the two or
+  // three in view cost, and no long task blocks typing.
+  deferred = false;
   private onScreen = false;
-  private stale = false;
+  private catchUp = false;
   private observer = typeof IntersectionObserver === 'undefined' ? null : new IntersectionObserver(([entry]) => {
     this.onScreen = entry.isIntersecting;
-    if (this.onScreen && this.stale) this.paint();
-  }, { rootMargin: '200px' });
+    if (this.onScreen && this.deferred) this.flush();
+  }, { rootMargin: '100px' });
 
   connectedCallback() {
     super.connectedCallback();
@@ -144,20 +146,33 @@ export class Heatmap extends LitElement {
     this.observer?.disconnect();
   }
 
+  /** Draws the numbers it holds now, if it put them off. */
+  flush() {
+    if (!this.deferred) return;
+    this.catchUp = true;
+    this.requestUpdate();
+    this.performUpdate();  // now, not in a microtask: the idle slot's clock must see its cost
+  }
+
+  protected shouldUpdate(changed: PropertyValues) {
+    const now = !this.hasUpdated || this.onScreen || this.catchUp || !this.observer || changed.has('editing') || changed.has('asTable');
+    this.catchUp = false;
+    this.deferred = !now;
+    if (!now) later(this);
+    return now;
+  }
+
   protected updated(changed: PropertyValues) {
     if (this.editing) {
       const input = this.renderRoot.querySelector('td input') as HTMLInputElement | null;
       if (input && changed.has('editing')) { input.focus(); input.select(); }
     }
-    if (!this.pictured()) return;
-    this.stale = true;
-    if (this.onScreen || !this.observer) this.paint();
+    if (this.pictured()) this.paint();
   }
 
   private paint() {
     const canvas = this.renderRoot.querySelector('canvas');
     if (!canvas) return;
-    this.stale = false;
     const rows = this.matrix.length, cols = this.matrix[0]?.length ?? 0;
     canvas.width = cols;
     canvas.height = rows;
@@ -239,6 +254,24 @@ export class Heatmap extends LitElement {
       ${this.editError ? html`<div class="error" role="alert">${this.editError}</div>` : nothing}
     </div>`;
   }
+}
+
+// Heatmaps that put their update off, drawn in idle time so that none stays stale for long.
+const waiting = new Set<Heatmap>();
+const idle: (f: (d?: { timeRemaining(): number }) => void) => void =
+  typeof requestIdleCallback === 'function' ? (f) => requestIdleCallback(f, { timeout: 300 }) : (f) => setTimeout(f, 16);
+function later(h: Heatmap) {
+  if (waiting.size === 0) idle(drain);
+  waiting.add(h);
+}
+function drain(deadline?: { timeRemaining(): number }) {
+  for (const h of waiting) {
+    if (deadline && deadline.timeRemaining() < 4) break;
+    waiting.delete(h);
+    h.flush();
+    if (!deadline) break;
+  }
+  if (waiting.size) idle(drain);
 }
 
 customElements.get('ap-heatmap') || customElements.define('ap-heatmap', Heatmap);

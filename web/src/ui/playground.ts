@@ -66,6 +66,7 @@ export class AttentionPlayground extends LitElement {
   private computed = 0;  // the latest compute() call: older answers are dropped
   private core: AttentionCore | null = null;
   private useHash = false;
+  private hashTimer: ReturnType<typeof setTimeout> | undefined;
   private pending = false;
   private highlighted: string[] = [];  // matrices the hovered step uses, set at each render
 
@@ -86,6 +87,7 @@ export class AttentionPlayground extends LitElement {
   disconnectedCallback() {
     super.disconnectedCallback();
     window.removeEventListener('hashchange', this.onHashChange);
+    clearTimeout(this.hashTimer);
   }
 
   attributeChangedCallback(name: string, old: string | null, value: string | null) {
@@ -158,8 +160,12 @@ export class AttentionPlayground extends LitElement {
       if (this.selected) this.derive(this.selected);
     }
     if (this.useHash) {
-      const hash = toHash(this.state, this.overrides);
-      if (location.hash.slice(1) !== hash) history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
+      // Written when typing pauses: replaceState costs milliseconds, and browsers throttle it.
+      clearTimeout(this.hashTimer);
+      this.hashTimer = setTimeout(() => {
+        const hash = toHash(this.state, this.overrides);
+        if (location.hash.slice(1) !== hash) history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
+      }, 150);
     }
     this.dispatchEvent(new CustomEvent('trace', { detail: { spec, trace: this.error ? null : this.trace, error: this.error } }));
   }

@@ -1,0 +1,24 @@
+// The kernel timed inside wasm, as bench/native_bench.cpp times it natively: a module of its
+// own (build/wasm/attention-bench.mjs, wasm inlined), so the page's core carries no benchmark
+// code. bench(n, d, heads, "f32"|"f64", min_runs, min_seconds) -> {"ms": median, "runs": k}.
+#include <emscripten/bind.h>
+
+#include <string>
+
+#include "kernel_timing.hpp"
+
+namespace {
+
+std::string bench_kernel(long n, long d, long heads, const std::string& precision, int min_runs, double min_seconds) {
+  if (n < 1 || n > 4096 || d < 1 || d > 1024 || heads < 1 || d % heads != 0 || (precision != "f32" && precision != "f64")) {
+    return R"({"error": {"field": "", "message": "bench: n 1..4096, d 1..1024, heads dividing d, precision f32|f64"}})";
+  }
+  const auto t = bench::time_kernel(precision, n, d, heads, min_runs, min_seconds);
+  return "{\"ms\": " + std::to_string(t.median_ms) + ", \"runs\": " + std::to_string(t.runs) + "}";
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_bench) {
+  emscripten::function("bench", &bench_kernel);
+}
