@@ -9,7 +9,7 @@ export default defineConfig({
     emptyOutDir: true,
     assetsInlineLimit: 0,
     target: 'es2022',
-    rollupOptions: { input: { main: 'web/index.html', examples: 'web/examples/index.html' } },
+    rollupOptions: { input: { main: 'web/index.html', learn: 'web/learn/index.html', compare: 'web/compare/index.html', examples: 'web/examples/index.html' } },
   },
   worker: { format: 'es' },  // core/worker.js imports the Emscripten module
   server: { host: '127.0.0.1' },

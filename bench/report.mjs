@@ -89,6 +89,15 @@ export function report(r, root) {
   for (const k of ['after_10', last]) lines.push(`| ${k.replace('after_', '')} runs | ${mem[k].heap_in_use} | ${mem[k].heap_size} | ${mem[k].memory_bytes} | ${mem[k].handles} |`);
   lines.push('');
 
+  lines.push('## Training (Watch it learn)', '',
+    `Optimisation steps per second at the default sizes (d_model 16, 2 heads, learned positions, Adam, batch 32), ${r.training[0].steps} steps after 5 of warm-up: natively (\`attention-cli train --time\`) and the page's wasm core in Node and in Chromium. The page trains in a Web Worker and adds a snapshot per frame.`, '',
+    '| task | native | wasm-node | wasm-chromium | wasm ÷ native |', '|---|---:|---:|---:|---:|');
+  for (const row of r.training) {
+    const s = row.steps_per_second;
+    lines.push(`| ${row.task} | ${f(s.native, 0)} | ${f(s['wasm-node'], 0)} | ${f(s['wasm-chromium'], 0)} | ${(s['wasm-chromium'] / s.native).toFixed(2)} |`);
+  }
+  lines.push('');
+
   // Targets, honestly.
   const f32 = r.kernel.filter((k) => k.precision === 'f32');
   const wasmVsNative = f32.filter((k) => k.n >= 256).map((k) => k.ms['native-sse2'] / k.ms['wasm-chromium']);

@@ -213,6 +213,38 @@ async function memory() {
   return result;
 }
 
+// Training steps per second at the default sizes (d_model 16, 2 heads, batch 32): natively
+// (attention-cli train --time), and the page's core in Node and in Chromium.
+async function training() {
+  const core = await load();
+  const steps = smoke ? 5 : 500;
+  const timeWasm = (c, settings) => { c.train.start(settings); c.train.step(5); const t0 = performance.now(); c.train.step(steps); return performance.now() - t0; };
+  const server = await serve({ '/train.html': `<!doctype html><title>train</title><link rel="icon" href="data:,">
+    <script type="module">import { load } from '/attention.js'; window.core = await load(); window.ready = true;</script>` });
+  const browser = await chromium.launch(CHROMIUM);
+  const out = [];
+  try {
+    const page = await browser.newPage();
+    await page.goto(server.base + 'train.html');
+    await page.waitForFunction(() => window.ready === true);
+    for (const task of ['copy', 'earlier', 'sort', 'reverse']) {
+      const settings = { task, seed: 1 };
+      const lines = execFileSync(new URL('build/native/attention-cli', root).pathname, ['train', '-', '--steps', String(steps + 5), '--every', '5', '--time'],
+        { input: JSON.stringify(settings), encoding: 'utf8' }).trim().split('\n').map((l) => JSON.parse(l));
+      const nativeMs = 1000 * (lines.at(-1).seconds - lines[1].seconds);  // the same steps 6 .. 505 as the wasm runs
+      const nodeMs = timeWasm(core, settings);
+      const chromiumMs = await page.evaluate(([settings, steps]) => { const c = window.core; c.train.start(settings); c.train.step(5); const t0 = performance.now(); c.train.step(steps); return performance.now() - t0; }, [settings, steps]);
+      const row = { task, steps, steps_per_second: { native: (1000 * steps) / nativeMs, 'wasm-node': (1000 * steps) / nodeMs, 'wasm-chromium': (1000 * steps) / chromiumMs } };
+      out.push(row);
+      say(`training ${task}: ${Object.entries(row.steps_per_second).map(([k, v]) => `${k} ${v.toFixed(0)} steps/s`).join(', ')}`);
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  return out;
+}
+
 function machine() {
   const version = (cmd, args) => { try { return execFileSync(cmd, args, { encoding: 'utf8' }).split('\n')[0].trim(); } catch { return 'unknown'; } };
   return {
@@ -223,12 +255,12 @@ function machine() {
   };
 }
 
-const parts = { kernel, interactive, coldstart: coldStart, memory };
+const parts = { kernel, interactive, coldstart: coldStart, memory, training };
 if (only) {
   for (const name of only) await parts[name]();
   process.exit(0);
 }
-const results = { machine: machine(), kernel: await kernel(), interactive: await interactive(), coldstart: await coldStart(), memory: await memory() };
+const results = { machine: machine(), kernel: await kernel(), interactive: await interactive(), coldstart: await coldStart(), memory: await memory(), training: await training() };
 const bad = results.kernel.flatMap((row) => Object.entries(row.ms).filter(([, v]) => !(v > 0)).map(([k, v]) => `${k} n=${row.n}: ${v}`));
 if (!smoke) {
   mkdirSync(new URL('bench/results/', root), { recursive: true });

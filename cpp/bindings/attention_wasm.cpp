@@ -2,26 +2,22 @@
 // embind object handle ever reaches JavaScript (nothing to delete, nothing to leak), and a
 // bad spec comes back as {"error": ...}, the same message the CLI prints.
 #include <emscripten/bind.h>
-#include <emscripten/emmalloc.h>
-#include <emscripten/heap.h>
 
 #include <string>
 #include <vector>
 
 #include "attention/derivation.hpp"
+#include "attention/entropy.hpp"
 #include "attention/limits.hpp"
 #include "attention/numpy_emit.hpp"
 #include "attention/rng.hpp"
 #include "attention/spec.hpp"
 #include "attention/trace_json.hpp"
+#include "binding_common.hpp"
 
 namespace {
 
 using nlohmann::json;
-
-json error_json(const std::string& field, const std::string& message) {
-  return json{{"error", {{"field", field}, {"message", message}}}};
-}
 
 std::string run(const std::string& spec) { return attention::run_trace_text(spec).dump(); }
 
@@ -78,20 +74,20 @@ std::string random_matrix(const std::string& request) {
 
 std::string derive(const std::string& request) { return attention::derive_text(request).dump(); }
 
-// The heap as the allocator sees it: bytes in use should be the same after 10 and after
-// 10,000 runs (nothing leaks), whatever the size the memory has grown to.
-std::string stats() {
-  const std::size_t heap = emmalloc_dynamic_heap_size();
-  return json{{"heap_in_use", heap - emmalloc_free_dynamic_memory()}, {"heap_size", heap},
-              {"memory_bytes", emscripten_get_heap_size()}}.dump();
-}
+std::string settings() { return table(attention::settings()).dump(); }
 
-std::string settings() {
-  json out = json::array();
-  for (const auto& s : attention::settings()) {
-    out.push_back({{"key", s.key}, {"kind", s.kind}, {"default", s.fallback}, {"help", s.help}});
+// {spec, widths} -> the entropy of attention rows against d_k, dot and scaled dot.
+std::string entropy(const std::string& request) {
+  const json r = json::parse(request, nullptr, false);
+  if (r.is_discarded() || !r.is_object() || !r.contains("spec")) return error_json("", "entropy: expected {spec, widths}").dump();
+  const auto spec = attention::parse_spec(r["spec"]);
+  if (!spec) return error_of(spec.error()).dump();
+  std::vector<long> widths;
+  if (r.contains("widths") && r["widths"].is_array()) {
+    for (const auto& w : r["widths"]) widths.push_back(w.is_number_integer() ? w.get<long>() : 0);
   }
-  return out.dump();
+  const auto curve = attention::entropy_curve(spec.value(), widths);
+  return (curve ? curve.value() : error_of(curve.error())).dump();
 }
 
 }  // namespace
@@ -105,5 +101,6 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("random", &random_matrix);
   emscripten::function("derive", &derive);
   emscripten::function("settings", &settings);
-  emscripten::function("stats", &stats);
+  emscripten::function("entropy", &entropy);
+  emscripten::function("stats", &heap_stats);
 }

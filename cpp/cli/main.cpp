@@ -1,5 +1,6 @@
 // attention-cli: the core on the command line, for tests, course scripts and notebooks.
 // Every failure is one line on stderr and exit status 2.
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "attention/rng.hpp"
 #include "attention/spec.hpp"
 #include "attention/trace_json.hpp"
+#include "attention/trainer.hpp"
 
 namespace {
 
@@ -25,6 +27,9 @@ void usage(std::FILE* to) {
       "      print NumPy's np.random.seed(S); rand / randn / randint(HIGH, size=(R, C))\n"
       "  attention-cli run FILE|-      read a spec (JSON), print the trace (JSON)\n"
       "  attention-cli numpy FILE|-    print a NumPy program that rebuilds the trace\n"
+      "  attention-cli train FILE|- [--steps N] [--every K] [--time]\n"
+      "      read training settings (JSON), train, print the metrics every K steps (JSON lines);\n"
+      "      --time adds the seconds the steps took\n"
       "\nspec keys (all optional):\n",
       to);
   for (const auto& s : attention::settings()) {
@@ -118,6 +123,47 @@ int cmd_random(int argc, char** argv) {
   return 0;
 }
 
+int cmd_train(int argc, char** argv) {
+  std::string path;
+  unsigned long long steps = 1000, every = 0;
+  bool timed = false;
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--time") { timed = true; continue; }
+    if (a == "--steps" || a == "--every") {
+      if (i + 1 >= argc) return fail("train: " + a + " needs a value");
+      if (!parse_count(argv[++i], 1'000'000, a == "--steps" ? steps : every)) return fail("train: " + a + " must be a whole number from 0 to 1000000");
+      continue;
+    }
+    if (!path.empty() || (a.size() > 1 && a[0] == '-')) return fail("train: unknown option " + a);
+    path = a;
+  }
+  if (path.empty()) return fail("train: give one settings file, or - for standard input");
+  if (every == 0) every = steps >= 10 ? steps / 10 : 1;
+  std::string text, err;
+  if (!read_input(path, text, err)) return fail(err);
+  const auto settings = attention::parse_training_text(text);
+  if (!settings) return fail(settings.error().line());
+  auto trainer = attention::make_trainer(settings.value());
+  if (!trainer) return fail(trainer.error().line());
+  auto& t = trainer.value();
+  std::printf("%s\n", attention::metrics_json(t.metrics()).dump().c_str());
+  const auto start = std::chrono::steady_clock::now();
+  const auto per_call = static_cast<unsigned long long>(attention::limits::max_train_steps_per_call);
+  for (unsigned long long done = 0; done < steps;) {
+    const unsigned long long next = std::min(steps, done + every);
+    attention::Result<attention::Metrics> m = t.metrics();
+    for (; done < next; done += std::min(per_call, next - done)) {
+      m = t.step(static_cast<long>(std::min(per_call, next - done)));
+      if (!m) return fail(m.error().line());
+    }
+    auto line = attention::metrics_json(m.value());
+    if (timed) line["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("%s\n", line.dump().c_str());
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -131,7 +177,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (cmd == "random") return cmd_random(argc, argv);
-  if (cmd != "run" && cmd != "numpy") return fail("unknown command \"" + cmd + "\" (run, numpy, random, --help)");
+  if (cmd == "train") return cmd_train(argc, argv);
+  if (cmd != "run" && cmd != "numpy") return fail("unknown command \"" + cmd + "\" (run, numpy, random, train, --help)");
   if (argc != 3) return fail(cmd + ": give one spec file, or - for standard input");
 
   std::string text, err;

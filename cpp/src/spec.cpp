@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attention/json_read.hpp"
 #include "attention/limits.hpp"
 #include "attention/tokenize.hpp"
 
@@ -53,85 +54,24 @@ const std::vector<Setting>& settings() {
 
 namespace {
 
+using json_read::clip;
+using json_read::get_bool;
+using json_read::get_int;
+using json_read::get_number;
+using json_read::get_string;
+using json_read::integral;
+using json_read::show;
+
 const char* kDefaultSentence = "the cat sat on the mat";
 
-// User text quoted in a message: control characters escaped as JSON writes them (a message is
-// one line), at most `max` bytes, cut on a character boundary so it stays valid UTF-8.
-std::string clip(const std::string& raw, std::size_t max) {
-  std::string s;
-  for (const char c : raw) {
-    const auto b = static_cast<unsigned char>(c);
-    if (b >= 0x20 && b != 0x7F) { s += c; continue; }
-    char escaped[8];
-    std::snprintf(escaped, sizeof escaped, "\\u%04x", b);
-    s += escaped;
-  }
-  if (s.size() <= max) return s;
-  std::size_t end = max - 3;
-  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
-  return s.substr(0, end) + "...";
-}
 
 std::string in_quotes(const std::string& s) { return "\"" + clip(s, 40) + "\""; }
 
-// A bad value, quoted in a message: scalars as JSON, containers by kind only (dumping a
-// hostile, deeply nested value would recurse without bound).
-std::string show(const json& v) {
-  if (v.is_array()) return v.empty() ? "[]" : "an array";
-  if (v.is_object()) return v.empty() ? "{}" : "an object";
-  return clip(v.dump(-1, ' ', false, json::error_handler_t::replace), 40);
-}
 
-bool integral(const json& v, std::int64_t lo, std::int64_t hi, std::int64_t& out) {
-  if (v.is_number_integer()) {
-    if (v.is_number_unsigned()) {
-      const auto u = v.get<std::uint64_t>();
-      if (u > static_cast<std::uint64_t>(hi)) return false;
-      out = static_cast<std::int64_t>(u);
-    } else {
-      out = v.get<std::int64_t>();
-    }
-    return out >= lo && out <= hi;
-  }
-  if (v.is_number_float()) {  // 4.0 is accepted as 4; 4.5 is not
-    const double d = v.get<double>();
-    if (!std::isfinite(d) || d != std::floor(d) || d < static_cast<double>(lo) ||
-        d > static_cast<double>(hi))
-      return false;
-    out = static_cast<std::int64_t>(d);
-    return true;
-  }
-  return false;
-}
 
-Result<long> get_int(const json& j, const char* key, long lo, long hi) {
-  std::int64_t v;
-  if (!integral(j.at(key), lo, hi, v)) {
-    return error_at(key, "must be a whole number from " + std::to_string(lo) + " to " +
-                             std::to_string(hi) + ", got " + show(j.at(key)));
-  }
-  return static_cast<long>(v);
-}
 
-Result<double> get_number(const json& j, const char* key) {
-  const json& v = j.at(key);
-  if (!v.is_number()) return error_at(key, "must be a number, got " + show(v));
-  const double d = v.get<double>();
-  if (!std::isfinite(d)) return error_at(key, "must be finite");
-  return d;
-}
 
-Result<std::string> get_string(const json& j, const char* key) {
-  const json& v = j.at(key);
-  if (!v.is_string()) return error_at(key, "must be a string, got " + show(v));
-  return v.get<std::string>();
-}
 
-Result<bool> get_bool(const json& j, const char* key) {
-  const json& v = j.at(key);
-  if (!v.is_boolean()) return error_at(key, "must be true or false, got " + show(v));
-  return v.get<bool>();
-}
 
 // A matrix is a non-empty array of equally long, non-empty arrays of finite numbers; a vector
 // is a flat array of numbers (read as one row).
@@ -222,25 +162,17 @@ Error shape_error(const std::string& key, const Matrix& m, long rows, long cols,
                            std::to_string(rows) + " x " + std::to_string(cols) + " (" + why + ")");
 }
 
-#define TRY(var, expr)                     \
-  auto var##_r = (expr);                   \
-  if (!var##_r) return var##_r.error();    \
-  auto var = std::move(var##_r).value()
 
 }  // namespace
 
 Result<Spec> parse_spec(const json& j) {
   if (!j.is_object()) return error_at("", "the spec must be a JSON object, got " + show(j));
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    bool known = false;
-    for (const auto& s : settings()) known = known || it.key() == s.key;
-    if (!known) return error_at(clip(it.key(), 40), "is not a spec key (see `attention-cli --help` for the keys)");
-  }
+  if (auto bad = json_read::unknown_key(j, settings(), "spec", " (see `attention-cli --help` for the keys)")) return *bad;
   Spec s;
   const auto has = [&](const char* k) { return j.contains(k) && !j.at(k).is_null(); };
 
   if (has("mode")) {
-    TRY(mode, get_string(j, "mode"));
+    ATTENTION_TRY(mode, get_string(j, "mode"));
     if (mode == "self") s.mode = Mode::self;
     else if (mode == "encoder_decoder") s.mode = Mode::encoder_decoder;
     else return error_at("mode", "must be self or encoder_decoder, got " + in_quotes(mode));
@@ -266,7 +198,7 @@ Result<Spec> parse_spec(const json& j) {
   };
   for (const auto& mk : matrix_keys) {
     if (!has(mk.key)) continue;
-    TRY(m, get_matrix(j.at(mk.key), mk.key, mk.vector));
+    ATTENTION_TRY(m, get_matrix(j.at(mk.key), mk.key, mk.vector));
     s.*(mk.field) = std::move(m);
   }
   if (ed && s.X) return error_at("X", "is for self mode; give `annotations` in encoder_decoder mode");
@@ -300,8 +232,8 @@ Result<Spec> parse_spec(const json& j) {
       s.tokens.push_back(t[i].get<std::string>());
     }
   } else if (has("sentence")) {
-    TRY(sentence, get_string(j, "sentence"));
-    TRY(tokens, tokenize(sentence));
+    ATTENTION_TRY(sentence, get_string(j, "sentence"));
+    ATTENTION_TRY(tokens, tokenize(sentence));
     s.tokens = std::move(tokens);
   } else if (inputs) {
     for (long i = 0; i < inputs->rows(); ++i) s.tokens.push_back((ed ? "a" : "t") + std::to_string(i + 1));
@@ -322,7 +254,7 @@ Result<Spec> parse_spec(const json& j) {
 
   // Sizes.
   if (has("d_model")) {
-    TRY(d, get_int(j, "d_model", 1, limits::max_d_model));
+    ATTENTION_TRY(d, get_int(j, "d_model", 1, limits::max_d_model));
     s.d_model = d;
     if (inputs && inputs->cols() != d) {
       return error_at(inputs_key, "has " + std::to_string(inputs->cols()) + " columns but d_model is " + std::to_string(d));
@@ -337,12 +269,12 @@ Result<Spec> parse_spec(const json& j) {
                                     std::to_string(limits::max_d_model));
   }
   if (has("heads")) {
-    TRY(h, get_int(j, "heads", 1, limits::max_heads));
+    ATTENTION_TRY(h, get_int(j, "heads", 1, limits::max_heads));
     s.heads = h;
   }
   if (ed && s.heads != 1) return error_at("heads", "encoder_decoder mode has one head");
   if (has("d_k")) {
-    TRY(dk, get_int(j, "d_k", 1, limits::max_head_dim));
+    ATTENTION_TRY(dk, get_int(j, "d_k", 1, limits::max_head_dim));
     s.d_k = dk;
   } else if (ed) {
     s.d_k = s.d_model;
@@ -361,7 +293,7 @@ Result<Spec> parse_spec(const json& j) {
     s.d_k = s.d_model / s.heads;
   }
   if (has("d_v")) {
-    TRY(dv, get_int(j, "d_v", 1, limits::max_head_dim));
+    ATTENTION_TRY(dv, get_int(j, "d_v", 1, limits::max_head_dim));
     s.d_v = dv;
   } else if (s.W_v && !ed) {
     if (s.W_v->cols() % s.heads != 0) {
@@ -373,7 +305,7 @@ Result<Spec> parse_spec(const json& j) {
     s.d_v = ed ? s.d_model : s.d_k;
   }
   if (has("d_a")) {
-    TRY(da, get_int(j, "d_a", 1, limits::max_head_dim));
+    ATTENTION_TRY(da, get_int(j, "d_a", 1, limits::max_head_dim));
     s.d_a = da;
   } else if (s.v_a) {
     s.d_a = s.v_a->cols();
@@ -383,19 +315,19 @@ Result<Spec> parse_spec(const json& j) {
 
   // Initialisation.
   if (has("embedding_init")) {
-    TRY(str, get_string(j, "embedding_init"));
-    TRY(init, parse_init(str, "embedding_init"));
+    ATTENTION_TRY(str, get_string(j, "embedding_init"));
+    ATTENTION_TRY(init, parse_init(str, "embedding_init"));
     s.embedding_init = init;
   }
   if (has("weight_init")) {
-    TRY(str, get_string(j, "weight_init"));
-    TRY(init, parse_init(str, "weight_init"));
+    ATTENTION_TRY(str, get_string(j, "weight_init"));
+    ATTENTION_TRY(init, parse_init(str, "weight_init"));
     s.weight_init = init;
   }
 
   // Scoring.
   if (has("score")) {
-    TRY(score, get_string(j, "score"));
+    ATTENTION_TRY(score, get_string(j, "score"));
     if (score == "dot") s.score = ScoreKind::dot;
     else if (score == "scaled_dot") s.score = ScoreKind::scaled_dot;
     else if (score == "general") s.score = ScoreKind::general;
@@ -409,11 +341,11 @@ Result<Spec> parse_spec(const json& j) {
     }
   }
   if (has("scale")) {
-    TRY(scale, get_number(j, "scale"));
+    ATTENTION_TRY(scale, get_number(j, "scale"));
     s.scale = scale;
   }
   if (has("temperature")) {
-    TRY(t, get_number(j, "temperature"));
+    ATTENTION_TRY(t, get_number(j, "temperature"));
     if (!(t > 0)) return error_at("temperature", "must be greater than 0, got " + show(j.at("temperature")));
     s.temperature = t;
   }
@@ -422,7 +354,7 @@ Result<Spec> parse_spec(const json& j) {
   if (has("mask")) {
     const json& m = j.at("mask");
     if (m.is_array()) {
-      TRY(mm, get_matrix(m, "mask", false));
+      ATTENTION_TRY(mm, get_matrix(m, "mask", false));
       if (mm.rows() != n || mm.cols() != n) return shape_error("mask", mm, n, n, "one row and column per token");
       for (long i = 0; i < mm.size(); ++i) {
         if (mm.data()[i] != 0.0 && mm.data()[i] != 1.0) return error_at("mask", "entries must be 0 (hidden) or 1 (visible)");
@@ -430,7 +362,7 @@ Result<Spec> parse_spec(const json& j) {
       s.mask = MaskKind::matrix;
       s.mask_matrix = std::move(mm);
     } else {
-      TRY(str, get_string(j, "mask"));
+      ATTENTION_TRY(str, get_string(j, "mask"));
       if (str == "none") s.mask = MaskKind::none;
       else if (str == "causal") s.mask = MaskKind::causal;
       else if (str.rfind("window:", 0) == 0) {
@@ -447,24 +379,24 @@ Result<Spec> parse_spec(const json& j) {
     if (ed && s.mask != MaskKind::none) return error_at("mask", "applies to self mode only");
   }
   if (has("positional")) {
-    TRY(p, get_string(j, "positional"));
+    ATTENTION_TRY(p, get_string(j, "positional"));
     if (p == "none") s.positional = false;
     else if (p == "sinusoidal") s.positional = true;
     else return error_at("positional", "must be none or sinusoidal, got " + in_quotes(p));
     if (ed && s.positional) return error_at("positional", "applies to self mode only");
   }
   if (has("attention")) {
-    TRY(a, get_string(j, "attention"));
+    ATTENTION_TRY(a, get_string(j, "attention"));
     if (a == "soft") s.hard = false;
     else if (a == "hard") s.hard = true;
     else return error_at("attention", "must be soft or hard, got " + in_quotes(a));
   }
   if (has("residual")) {
-    TRY(r, get_bool(j, "residual"));
+    ATTENTION_TRY(r, get_bool(j, "residual"));
     s.residual = r;
   }
   if (has("layer_norm")) {
-    TRY(l, get_bool(j, "layer_norm"));
+    ATTENTION_TRY(l, get_bool(j, "layer_norm"));
     s.layer_norm = l;
   }
   if (ed && (s.residual || s.layer_norm)) {
@@ -515,44 +447,9 @@ Result<Spec> parse_spec(const json& j) {
   return s;
 }
 
-namespace {
-// Only consulted after a failed parse, to say where the JSON went wrong (the wasm build has
-// no exceptions, so the parser's own exception cannot carry the position).
-struct WhereItFailed : nlohmann::json_sax<json> {
-  explicit WhereItFailed(const std::string& text) : text(text) {}
-  const std::string& text;
-  std::string message;
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool string(string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool start_object(std::size_t) override { return true; }
-  bool key(string_t&) override { return true; }
-  bool end_object() override { return true; }
-  bool start_array(std::size_t) override { return true; }
-  bool end_array() override { return true; }
-  bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& ex) override {
-    const bool overflow = std::string(ex.what()).find("number overflow") != std::string::npos;
-    const std::size_t at = std::min(position > 0 ? position - 1 : 0, text.size());  // 0-based
-    std::string near = overflow ? last_token : text.substr(at, 12);
-    for (char& c : near) if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x80) c = '?';  // bytes of unknown validity
-    message = std::string(overflow ? "number overflow" : "syntax error") + " at byte " + std::to_string(at) +
-              (near.empty() ? " (end of input)" : " near '" + near + "'");
-    return false;
-  }
-};
-}  // namespace
 
 Result<Spec> parse_spec_text(const std::string& text) {
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    WhereItFailed where(text);
-    json::sax_parse(text, &where, nlohmann::detail::input_format_t::json, /*strict=*/true);
-    return error_at("", "the spec is not valid JSON" + (where.message.empty() ? "" : ": " + where.message));
-  }
+  ATTENTION_TRY(j, json_read::parse_text(text, "the spec is not valid JSON"));
   return parse_spec(j);
 }
 

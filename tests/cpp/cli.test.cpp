@@ -44,6 +44,19 @@ TEST_CASE("numpy prints a Python program", "[cli]") {
   CHECK(r.out.find("W_o = np.random.randn(4, 4)") != std::string::npos);
 }
 
+TEST_CASE("train prints the metrics as it learns", "[cli][train]") {
+  const auto r = cli("train - --steps 300 --every 100", R"({"task": "reverse", "seed": 7})");
+  REQUIRE(r.status == 0);
+  std::istringstream lines(r.out);
+  std::vector<json> m;
+  for (std::string line; std::getline(lines, line);) m.push_back(json::parse(line));
+  REQUIRE(m.size() == 4);  // step 0, 100, 200, 300
+  CHECK(m[0]["step"] == 0);
+  CHECK(m[3]["step"] == 300);
+  CHECK(m[3]["eval_loss"].get<double>() < 0.5 * m[0]["eval_loss"].get<double>());
+  CHECK(cli("train - --steps 300 --every 100", R"({"task": "reverse", "seed": 7})").out == r.out);  // same seed, same run
+}
+
 TEST_CASE("bad input: one line on stderr, exit 2", "[cli][errors]") {
   struct Bad { const char* args; const char* input; const char* message; };
   const Bad cases[] = {
@@ -55,7 +68,10 @@ TEST_CASE("bad input: one line on stderr, exit 2", "[cli][errors]") {
       {"numpy -", R"({"mask": "sideways"})", "attention-cli: mask: must be none, causal, window:D or an n x n matrix of 0/1, got \"sideways\"\n"},
       {"run /nonexistent/spec.json", "", "attention-cli: cannot open /nonexistent/spec.json: No such file or directory\n"},
       {"run", "", "attention-cli: run: give one spec file, or - for standard input\n"},
-      {"fly", "", "attention-cli: unknown command \"fly\" (run, numpy, random, --help)\n"},
+      {"fly", "", "attention-cli: unknown command \"fly\" (run, numpy, random, train, --help)\n"},
+      {"train -", R"({"task": "fly"})", "attention-cli: task: must be copy, earlier, sort or reverse, got \"fly\"\n"},
+      {"train - --steps -1", "{}", "attention-cli: train: --steps must be a whole number from 0 to 1000000\n"},
+      {"train", "", "attention-cli: train: give one settings file, or - for standard input\n"},
       {"random --seed x --dist normal --shape 2,2", "", "attention-cli: random: --seed must be a whole number from 0 to 4294967295\n"},
       {"random --seed 1 --dist cauchy --shape 2,2", "", "attention-cli: random: --dist must be uniform, normal or int:HIGH (HIGH from 1 to 2147483648)\n"},
       {"random --seed 1 --dist normal --shape 2", "", "attention-cli: random: --shape must be R,C with R*C from 1 to 8000000\n"},

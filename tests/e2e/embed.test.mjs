@@ -210,7 +210,8 @@ test('exports hold the numbers on screen', async () => {
 test('axe-core finds no accessibility violations, light and dark, wide and phone', async () => {
   const axe = readFileSync(new URL('node_modules/axe-core/axe.min.js', root), 'utf8');
   for (const [width, scheme, url] of [[1280, 'light', ''], [390, 'dark', ''], [1280, 'light', 'examples/'],
-    [1280, 'dark', '#mode=encoder_decoder&score=additive'], [1280, 'light', '#heads=2&d_model=8&mask=causal&residual=true']]) {
+    [1280, 'dark', '#mode=encoder_decoder&score=additive'], [1280, 'light', '#heads=2&d_model=8&mask=causal&residual=true'],
+    [1280, 'light', 'learn/'], [390, 'dark', 'learn/#task=sort'], [1280, 'dark', 'compare/'], [390, 'light', 'compare/#compare=heads']]) {
     const page = await env.page({ viewport: { width, height: 900 }, colorScheme: scheme });
     await page.goto(env.base + url);
     await page.locator('ap-heatmap').first().waitFor();

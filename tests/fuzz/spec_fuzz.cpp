@@ -1,5 +1,6 @@
 // libFuzzer target: arbitrary bytes as a spec, through everything a spec can reach (parse,
-// run, derive, the NumPy emitter). Any crash, sanitizer report, NaN in a trace or runaway
+// run, derive, the NumPy emitter, the entropy curve), and as training settings (parse, one
+// step, a snapshot). Any crash, sanitizer report, NaN in a trace or runaway
 // allocation is a finding.
 #include <cmath>
 #include <cstddef>
@@ -8,8 +9,10 @@
 #include <string>
 
 #include "attention/derivation.hpp"
+#include "attention/entropy.hpp"
 #include "attention/numpy_emit.hpp"
 #include "attention/trace_json.hpp"
+#include "attention/trainer.hpp"
 
 namespace {
 // Every number in a trace is finite (nlohmann would print NaN and infinity as null).
@@ -19,8 +22,25 @@ void require_finite(const nlohmann::json& j) {
 }
 }  // namespace
 
+// The same bytes as training settings: a valid run takes one step and shows example 0.
+void train(const std::string& text) {
+  const auto settings = attention::parse_training_text(text);
+  if (!settings) {
+    if (settings.error().message.find('\n') != std::string::npos) std::abort();
+    return;
+  }
+  auto trainer = attention::make_trainer(settings.value());
+  if (!trainer) std::abort();  // parse accepted it, so the trainer must start
+  const auto m = trainer.value().step(1);
+  if (m) require_finite(attention::metrics_json(m.value()));
+  const auto snap = trainer.value().snapshot(0);
+  if (!snap) std::abort();
+  (void)snap.value().dump();
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
+  train(text);
   const nlohmann::json trace = attention::run_trace_text(text);
   (void)trace.dump();  // what the wasm binding does: throws (a finding) on invalid UTF-8
   if (trace.contains("error")) {
@@ -33,6 +53,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!spec.ok()) std::abort();  // run accepted it, so parse must
   (void)attention::numpy_program(spec.value());
   const long n = static_cast<long>(spec.value().tokens.size());
+  if (spec.value().mode == attention::Mode::self) {
+    const auto curve = attention::entropy_curve(spec.value(), {1, 64});
+    if (curve) require_finite(curve.value());
+  }
   for (const char* m : {"scores", "weights", "output"}) {
     const auto d = attention::derive(spec.value(), m, 0, n - 1, 0);
     if (d.ok()) require_finite(d.value());

@@ -15,6 +15,7 @@ test('the heap and the embind handles stay flat over 10,000 runs', async () => {
     const spec = specs[i % specs.length];
     core.run(spec);
     core.runPacked(spec);  // the page's path: its buffer must be dropped after each run
+    if (i % 500 === 0) core.entropy({ spec: {}, widths: [2, 64] });
     if (i % 50 === 0) { core.numpy(spec); core.derive({ spec: typeof spec === 'string' ? {} : spec, matrix: 'weights', row: 0, col: 0 }); }
   };
   for (let i = 0; i < 10; i++) round(i);

@@ -16,4 +16,14 @@ inline constexpr std::uint64_t max_int_high = 1ull << 31;     // int:N embedding
 // All numbers of one trace together (scores and weights are heads x n x n).
 inline constexpr std::size_t max_trace_cells = 8'000'000;
 
+// Training (trainer.hpp): small enough that a step stays a few milliseconds in the page's
+// Web Worker, and that one call to step() cannot freeze it for long.
+inline constexpr long max_train_d_model = 64;
+inline constexpr long max_train_heads = 4;
+inline constexpr long max_train_batch = 256;
+inline constexpr long max_train_eval = 1024;                  // held-out examples
+inline constexpr long max_train_steps_per_call = 1'000;
+inline constexpr double max_learning_rate = 10.0;
+inline constexpr std::size_t max_train_history = 512;         // points kept; older ones merged in pairs
+
 }  // namespace attention::limits

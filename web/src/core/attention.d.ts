@@ -76,6 +76,40 @@ export interface Setting { key: string; kind: string; default: string; help: str
 /** A trace with its numbers in one buffer: each matrix in `skeleton` is {"@": offset, shape}. */
 export interface PackedTrace { skeleton: Record<string, unknown>; numbers: Float64Array }
 
+export interface EntropyCurve { d_k: number[]; dot: number[]; scaled_dot: number[]; uniform: number }
+
+export interface TaskInfo {
+  name: 'copy' | 'earlier' | 'sort' | 'reverse';
+  title: string;
+  explanation: string;
+  length: { default: number; min: number; max: number };
+  needs_positions: boolean;
+}
+
+export interface TrainingSettings {
+  task?: TaskInfo['name'];
+  seed?: number;
+  length?: number;
+  d_model?: number;
+  heads?: number;
+  positional?: 'none' | 'sinusoidal' | 'learned';
+  residual?: boolean;
+  optimizer?: 'adam' | 'sgd';
+  learning_rate?: number;
+  batch_size?: number;
+  eval_size?: number;
+}
+
+export interface TrainingMetrics { step: number; loss: number; batch_accuracy: number; eval_loss: number; accuracy: number }
+
+export interface TrainingSnapshot {
+  task: string; step: number; example: number; heads: number;
+  tokens: string[]; targets: Array<string | null>; predictions: Array<string | null>; confidence: Array<number | null>;
+  weights: Matrix[];  // heads x n x n
+  metrics: TrainingMetrics;
+  history: { stride: number; step: number[]; loss: number[]; accuracy: number[] };
+}
+
 export interface AttentionCore {
   /** The trace of a spec, or the error naming the field at fault. */
   run(spec: Spec | string): Trace | SpecError;
@@ -89,6 +123,8 @@ export interface AttentionCore {
   derive(request: DeriveRequest): Derivation | SpecError;
   /** The spec's keys, kinds, defaults and help. */
   settings(): Setting[];
+  /** Mean entropy of attention rows against d_k, unscaled and scaled (random unit-variance q, k). */
+  entropy(request: { spec: Spec; widths: number[] }): EntropyCurve | SpecError;
   /** For leak checks: allocator bytes in use and live embind handles. */
   stats(): { heap_in_use: number; heap_size: number; memory_bytes: number; handles: number };
   /** The compiled wasm module (for starting a worker without fetching it again). */
@@ -97,6 +133,21 @@ export interface AttentionCore {
 
 /** A packed trace as the plain one run() returns. */
 export function unpack(packed: PackedTrace): Trace | SpecError;
+
+/** The training module: one tiny attention model trained by gradient descent (one run at a time). */
+export interface Training {
+  tasks(): { tasks: TaskInfo[]; settings: Setting[] };
+  /** A new run from step 0 (the previous one ends), or the error naming the setting at fault. */
+  start(settings: TrainingSettings | string): { settings: Required<TrainingSettings> } | SpecError;
+  /** `count` optimisation steps (1 to 1000) on fresh batches. */
+  step(count: number): TrainingMetrics | SpecError;
+  /** Held-out example `example`: tokens, targets, answers, every head's weights, the curves. */
+  snapshot(example: number): TrainingSnapshot | SpecError;
+  stats(): { heap_in_use: number; heap_size: number; memory_bytes: number; handles: number };
+}
+
+/** Loads the training module (a wasm module of its own) once; later calls share it. */
+export function loadTraining(): Promise<Training>;
 
 /** Loads the wasm core once per page (or process); later calls share it. */
 export function load(): Promise<AttentionCore>;

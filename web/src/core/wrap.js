@@ -42,6 +42,7 @@ export function wrap(core) {
     },
     derive: (request) => call(core.derive, request),
     settings: () => JSON.parse(core.settings()),
+    entropy: (request) => call(core.entropy, request),
     // Leak checks: bytes the allocator holds, and live embind handles (none should stay).
     stats: () => ({ ...JSON.parse(core.stats()), handles: core.count_emval_handles() }),
   };

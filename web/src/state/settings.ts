@@ -56,8 +56,8 @@ export const SETTINGS: SettingDef[] = [
 
 export type State = Record<string, string | number | boolean>;
 
-export function defaults(): State {
-  return Object.fromEntries(SETTINGS.map((s) => [s.key, s.fallback]));
+export function defaults(table: SettingDef[] = SETTINGS): State {
+  return Object.fromEntries(table.map((s) => [s.key, s.fallback]));
 }
 
 /** Parses a value from text (hash, attribute, input); undefined when it is not valid. */
@@ -101,9 +101,9 @@ export function toSpec(state: State, overrides: Partial<Spec> = {}): Spec {
 }
 
 /** The state as a URL hash: only what differs from the defaults. */
-export function toHash(state: State, overrides: Partial<Spec> = {}): string {
+export function toHash(state: State, overrides: Partial<Spec> = {}, table: SettingDef[] = SETTINGS): string {
   const params = new URLSearchParams();
-  for (const def of SETTINGS) {
+  for (const def of table) {
     if (state[def.key] !== def.fallback) params.set(def.key, String(state[def.key]));
   }
   for (const [k, v] of Object.entries(overrides)) params.set(k, JSON.stringify(v));
@@ -115,23 +115,23 @@ export const MATRIX_KEYS = ['X', 'W_q', 'W_k', 'W_v', 'W_o', 'annotations', 'dec
 export interface Reading { state: State; overrides: Partial<Spec>; problems: string[] }
 
 /** Where a reading starts: the defaults, or a preset's settings and matrices. */
-export function startFrom(preset?: { state: Partial<State>; overrides: Partial<Spec> }): Reading {
-  return { state: { ...defaults(), ...(preset?.state ?? {}) } as State, overrides: { ...(preset?.overrides ?? {}) }, problems: [] };
+export function startFrom(preset?: { state: Partial<State>; overrides: Partial<Spec> }, table: SettingDef[] = SETTINGS): Reading {
+  return { state: { ...defaults(table), ...(preset?.state ?? {}) } as State, overrides: { ...(preset?.overrides ?? {}) }, problems: [] };
 }
 
 /** Applies [key, text, name] entries (the URL hash, the element's attributes) over `start`;
  *  a bad entry is skipped and reported under its `name`, never thrown. */
-export function readEntries(entries: Iterable<[string, string, string]>, start: Reading = startFrom()): Reading {
+export function readEntries(entries: Iterable<[string, string, string]>, start: Reading = startFrom(), table: SettingDef[] = SETTINGS): Reading {
   const state = { ...start.state };
   const overrides: Record<string, unknown> = { ...start.overrides };
   const problems = [...start.problems];
   for (const [key, text, name] of entries) {
-    const def = SETTINGS.find((s) => s.key === key);
+    const def = table.find((s) => s.key === key);
     if (def) {
       const v = parseValue(def, text);
       if (v === undefined) problems.push(`${name}="${text.slice(0, 40)}" is not valid`);
       else state[key] = v;
-    } else if ((MATRIX_KEYS as readonly string[]).includes(key)) {
+    } else if (table.some((d) => d.spec) && (MATRIX_KEYS as readonly string[]).includes(key)) {
       try {
         overrides[key] = JSON.parse(text);
       } catch {
@@ -147,13 +147,13 @@ export function readEntries(entries: Iterable<[string, string, string]>, start: 
   return { state, overrides: overrides as Partial<Spec>, problems };
 }
 
-/** Reads a URL hash. */
-export function fromHash(hash: string): Reading {
+/** Reads a URL hash over `start` (the defaults of `table`). */
+export function fromHash(hash: string, table: SettingDef[] = SETTINGS, start: Reading = startFrom(undefined, table)): Reading {
   let params: URLSearchParams;
   try {
     params = new URLSearchParams(hash.replace(/^#/, ''));
   } catch {
-    return { ...startFrom(), problems: ['the link could not be read'] };
+    return { ...start, problems: ['the link could not be read'] };
   }
-  return readEntries([...params].map(([k, v]): [string, string, string] => [k, v, k]));
+  return readEntries([...params].map(([k, v]): [string, string, string] => [k, v, k]), start, table);
 }

@@ -8,6 +8,9 @@ import { MATRIX_KEYS, SETTINGS, defaults, fromHash, parseValue, readEntries, sta
 import { PRESETS, type Preset } from '../state/presets.js';
 import { ENCODER_DECODER_STEPS, SELF_STEPS, type Step } from './steps.js';
 import { bounds, full } from './colour.js';
+import { THEME } from './theme.js';
+import { refusal, settingControl } from './control.js';
+import { attributeOf, copyText, elementSnippet, iframeSnippet } from './share.js';
 import { download, svgToPNG, toCSV, toJSON, toPNG, toSVG, type MatrixData } from './export.js';
 import './heatmap.js';
 import './arcs.js';
@@ -19,7 +22,6 @@ const EDITABLE = new Set<string>(MATRIX_KEYS);
 const ERROR_HOME: Record<string, string> = { tokens: 'sentence', layer_norm: 'residual', d_v: 'd_k', d_a: 'd_k' };
 
 // Attributes mirror the settings table (d_model -> d-model) and the editable matrices (W_q -> w-q).
-const attributeOf = (key: string) => key.replace(/_/g, '-').toLowerCase();
 const KEY_OF_ATTRIBUTE = new Map([...SETTINGS.map((d) => d.key), ...MATRIX_KEYS].map((k) => [attributeOf(k), k]));
 // Traces past this many numbers are computed in a Web Worker (the page stays responsive);
 // smaller ones on the spot, where the round trip would cost more than the run.
@@ -181,8 +183,7 @@ export class AttentionPlayground extends LitElement {
     const value = parseValue(def, text);
     const errors = { ...this.inputErrors };
     if (value === undefined) {
-      errors[def.key] = def.kind === 'int' ? `${def.label} must be a whole number from ${def.min} to ${def.max}.`
-        : def.kind === 'number' ? `${def.label} must be a number.` : `${def.label}: not a valid choice.`;
+      errors[def.key] = refusal(def);
       this.inputErrors = errors;
       return;
     }
@@ -233,34 +234,23 @@ export class AttentionPlayground extends LitElement {
   }
 
   private snippet(): string {
-    const attrs: string[] = [];
-    for (const def of SETTINGS) {
-      if (this.state[def.key] !== def.fallback) attrs.push(`${attributeOf(def.key)}="${String(this.state[def.key]).replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`);
-    }
-    for (const [k, v] of Object.entries(this.overrides)) attrs.push(`${attributeOf(k)}='${JSON.stringify(v)}'`);
+    const matrices = Object.entries(this.overrides).map(([k, v]) => `${attributeOf(k)}='${JSON.stringify(v)}'`);
     const script = this.getAttribute('script-url') ?? new URL('./attention-playground.js', document.baseURI).href;
-    return `<script type="module" src="${script}"></script>\n<attention-playground ${attrs.join(' ')}></attention-playground>`;
-  }
-
-  private async copy(text: string) {
-    // In a sandboxed iframe or an insecure page there is no clipboard: the text stays on screen.
-    const policy = (document as any).permissionsPolicy ?? (document as any).featurePolicy;
-    if (!navigator.clipboard || (policy && !policy.allowsFeature('clipboard-write'))) return false;
-    try { await navigator.clipboard.writeText(text); return true; } catch { return false; }
+    return elementSnippet('attention-playground', script, SETTINGS, this.state, matrices);
   }
 
   private async share() {
     const url = this.link();
     this.shareText = url;
     this.numpyText = '';
-    this.note = (await this.copy(url)) ? 'Link copied.' : 'Copy the link below.';
+    this.note = (await copyText(url)) ? 'Link copied.' : 'Copy the link below.';
   }
 
   private async embed() {
-    const iframe = `<iframe src="${this.link().replace(/"/g, '&quot;')}" title="Attention Playground" width="100%" height="720" style="border:0" loading="lazy"></iframe>`;
+    const iframe = iframeSnippet(this.link(), 'Attention Playground', 720);
     this.shareText = `${iframe}\n\n${this.snippet()}`;
     this.numpyText = '';
-    this.note = (await this.copy(this.shareText)) ? 'Embed snippets copied: an <iframe>, or the element itself.' : 'Copy a snippet below.';
+    this.note = (await copyText(this.shareText)) ? 'Embed snippets copied: an <iframe>, or the element itself.' : 'Copy a snippet below.';
   }
 
   private async copyNumpy() {
@@ -269,7 +259,7 @@ export class AttentionPlayground extends LitElement {
     if (typeof r !== 'string') return;
     this.numpyText = r;
     this.shareText = '';
-    this.note = (await this.copy(r)) ? 'NumPy program copied: it rebuilds every number on screen.' : 'Copy the NumPy program below.';
+    this.note = (await copyText(r)) ? 'NumPy program copied: it rebuilds every number on screen.' : 'Copy the NumPy program below.';
   }
 
   private async exportMatrix(format: string, data: MatrixData, file: string) {
@@ -305,38 +295,17 @@ export class AttentionPlayground extends LitElement {
 
   // ---------------------------------------------------------------- controls
   private control(def: SettingDef): TemplateResult | typeof nothing {
-    const mode = this.state.mode as 'self';
-    if (def.modes && !def.modes.includes(mode)) return nothing;
+    if (def.modes && !def.modes.includes(this.state.mode as 'self')) return nothing;
     if (def.key === 'window' && this.state.mask !== 'window') return nothing;
-    const id = `c-${def.key}`;
     const home = this.error && (ERROR_HOME[this.error.field] ?? this.error.field) === def.key ? this.error.message : '';
-    const message = this.inputErrors[def.key] || home;
-    const locked = def.key === 'd_model' && (this.overrides.X || this.overrides.annotations);
-    const value = this.state[def.key];
-    let input: TemplateResult;
-    switch (def.kind) {
-      case 'select':
-        input = html`<select id=${id} @change=${(e: Event) => this.set(def, (e.target as HTMLSelectElement).value)}>
-          ${def.options!.map((o) => html`<option value=${o} ?selected=${o === value}>${o.replace('_', ' ')}</option>`)}</select>`;
-        break;
-      case 'bool':
-        input = html`<input id=${id} type="checkbox" .checked=${Boolean(value)} @change=${(e: Event) => this.set(def, String((e.target as HTMLInputElement).checked))}>`;
-        break;
-      case 'text':
-        input = html`<input id=${id} type="text" .value=${String(value)} spellcheck="false" autocomplete="off"
-          @input=${(e: Event) => this.set(def, (e.target as HTMLInputElement).value)}>`;
-        break;
-      default:
-        input = html`<input id=${id} type="text" inputmode=${def.kind === 'int' ? 'numeric' : 'decimal'} .value=${String(value)} placeholder=${def.fallback === '' ? 'auto' : ''}
-          ?disabled=${Boolean(locked)} @input=${(e: Event) => this.set(def, (e.target as HTMLInputElement).value)}>`;
-    }
-    return html`<div class="control ${def.kind} ${message ? 'bad' : ''}" data-key=${def.key}>
-      <label for=${id} title=${def.help}>${def.label}</label>
-      <div class="input">${input}${def.key === 'seed' ? html`<button class="small" @click=${this.newSeed} title="Draw a new random seed">new random</button>` : nothing}</div>
-      ${locked ? html`<div class="hint">set by your matrix</div>` : nothing}
-      ${message ? html`<div class="message" role="alert" aria-live="polite">${message}</div>` : nothing}
-    </div>`;
+    const locked = def.key === 'd_model' && Boolean(this.overrides.X || this.overrides.annotations);
+    return settingControl(def, {
+      value: this.state[def.key], set: (text) => this.set(def, text), message: this.inputErrors[def.key] || home,
+      disabled: locked, hint: locked ? 'set by your matrix' : '',
+      extra: def.key === 'seed' ? html`<button class="small" @click=${this.newSeed} title="Draw a new random seed">new random</button>` : undefined,
+    });
   }
+
 
   // ---------------------------------------------------------------- views
   private heatmap(key: string, matrix: Matrix, opts: { head?: number; label?: string; rows?: string[]; cols?: string[]; masked?: Matrix; range?: [number, number] } = {}) {
@@ -477,36 +446,10 @@ export class AttentionPlayground extends LitElement {
       </div>`;
   }
 
-  static styles = style`
-    :host {
-      --ap-bg: #fdfdfc; --ap-fg: #1c1c1e; --ap-muted: #5f6368; --ap-card: #ffffff; --ap-line: #dadce0;
-      --ap-accent: #d1495b; --ap-focus: #1a73e8; --ap-error: #b3261e; --ap-mono: ui-monospace, 'DejaVu Sans Mono', monospace;
-      display: block; background: var(--ap-bg); color: var(--ap-fg); font: 15px/1.45 system-ui, 'DejaVu Sans', sans-serif;
-      color-scheme: light;
-    }
-    @media (prefers-color-scheme: dark) {
-      :host(:not([theme='light'])) { --ap-bg: #17181a; --ap-fg: #e8eaed; --ap-muted: #a6abb2; --ap-card: #202124; --ap-line: #3c4043;
-        --ap-accent: #ff7a85; --ap-focus: #8ab4f8; --ap-error: #f28b82; color-scheme: dark; }
-    }
-    :host([theme='dark']) { --ap-bg: #17181a; --ap-fg: #e8eaed; --ap-muted: #a6abb2; --ap-card: #202124; --ap-line: #3c4043;
-      --ap-accent: #ff7a85; --ap-focus: #8ab4f8; --ap-error: #f28b82; color-scheme: dark; }
-    .header { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1.5rem; padding: 0.6rem 1rem; border-bottom: 1px solid var(--ap-line); }
-    .title { font-size: 1.2rem; margin: 0; font-weight: 700; }
+  static styles = [THEME, style`
     .presets { display: flex; flex-wrap: wrap; gap: 0.4rem; }
-    button { font: inherit; font-size: 0.85rem; border: 1px solid var(--ap-line); background: var(--ap-card); color: inherit; border-radius: 999px; padding: 0.25rem 0.8rem; cursor: pointer; }
-    button:hover { border-color: var(--ap-focus); }
-    button.small { padding: 0.1rem 0.5rem; font-size: 0.78rem; border-radius: 6px; }
-    :focus-visible { outline: 3px solid var(--ap-focus); outline-offset: 2px; }
     .layout { display: grid; grid-template-columns: 260px minmax(0, 1fr); min-height: calc(100vh - 60px); }
     .controls { padding: 0.8rem 1rem; border-right: 1px solid var(--ap-line); display: flex; flex-direction: column; gap: 0.55rem; }
-    .control label { display: block; font-size: 0.8rem; font-weight: 600; color: var(--ap-muted); margin-bottom: 2px; }
-    .control .input { display: flex; gap: 0.4rem; align-items: center; }
-    .control input[type='text'], .control select { width: 100%; box-sizing: border-box; font: inherit; padding: 0.3rem 0.45rem; border: 1px solid var(--ap-line); border-radius: 6px; background: var(--ap-card); color: inherit; }
-    .control.bool .input { justify-content: flex-start; }
-    .control.bad input, .control.bad select { border-color: var(--ap-error); }
-    .message { color: var(--ap-error); font-size: 0.82rem; margin: 0.2rem 0; }
-    .hint { color: var(--ap-muted); font-size: 0.8rem; }
-    .note { background: color-mix(in srgb, var(--ap-focus) 12%, transparent); border-radius: 8px; padding: 0.5rem 0.8rem; margin: 0 0 0.8rem; font-size: 0.9rem; }
     .views { padding: 0.8rem 1rem 3rem; min-width: 0; }
     .tokens { display: flex; flex-wrap: wrap; gap: 0.3rem; margin-bottom: 0.8rem; }
     .token { font-family: var(--ap-mono); font-size: 0.85rem; background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 6px; padding: 0.1rem 0.45rem; }
@@ -526,7 +469,6 @@ export class AttentionPlayground extends LitElement {
     .stale { opacity: 0.45; }
     .tools { display: flex; gap: 0.4rem; margin-left: auto; }
     .views > .tools { margin: 0 0 0.5rem; justify-content: flex-end; }
-    textarea.share { width: 100%; box-sizing: border-box; font: 0.8rem var(--ap-mono); background: var(--ap-card); color: inherit; border: 1px solid var(--ap-line); border-radius: 8px; padding: 0.4rem; margin-bottom: 0.6rem; }
     details.export { font-size: 0.78rem; margin-top: 2px; }
     details.export summary { cursor: pointer; color: var(--ap-muted); width: max-content; }
     details.export button { margin: 2px 2px 0 0; }
@@ -544,7 +486,7 @@ export class AttentionPlayground extends LitElement {
       .views { padding: 0.6rem 0.6rem 2rem; }
       .derivation { position: static; }
     }
-  `;
+  `];
 }
 
 customElements.get('attention-playground') || customElements.define('attention-playground', AttentionPlayground);

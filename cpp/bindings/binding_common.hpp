@@ -1,0 +1,38 @@
+#pragma once
+// What both wasm modules (the core, attention_wasm.cpp, and training, train_wasm.cpp) share:
+// errors as the same JSON the CLI's messages come from, a settings table as JSON, and the
+// heap as the allocator sees it, for the leak tests.
+#include <emscripten/emmalloc.h>
+#include <emscripten/heap.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attention/error.hpp"
+#include "attention/spec.hpp"
+
+namespace {
+
+inline nlohmann::json error_json(const std::string& field, const std::string& message) {
+  return nlohmann::json{{"error", {{"field", field}, {"message", message}}}};
+}
+
+inline nlohmann::json error_of(const attention::Error& e) { return error_json(e.field, e.message); }
+
+inline nlohmann::json table(const std::vector<attention::Setting>& rows) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& s : rows) out.push_back({{"key", s.key}, {"kind", s.kind}, {"default", s.fallback}, {"help", s.help}});
+  return out;
+}
+
+// Bytes in use should be the same after 10 and after 10,000 runs (nothing leaks), whatever
+// size the memory has grown to.
+inline std::string heap_stats() {
+  const std::size_t heap = emmalloc_dynamic_heap_size();
+  return nlohmann::json{{"heap_in_use", heap - emmalloc_free_dynamic_memory()}, {"heap_size", heap},
+                        {"memory_bytes", emscripten_get_heap_size()}}.dump();
+}
+
+}  // namespace

@@ -1,0 +1,52 @@
+// The training module (watch attention learn): a wasm module of its own, so the playground's
+// core carries none of it. One trainer per module; the page runs it in its own Web Worker.
+// Strings in, strings out, as in attention_wasm.cpp.
+#include <emscripten/bind.h>
+
+#include <optional>
+#include <string>
+
+#include "attention/trainer.hpp"
+#include "binding_common.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+std::optional<attention::Trainer> trainer;
+
+std::string train_start(const std::string& settings) {
+  trainer.reset();  // the old run goes first, so every start leaves the heap as the last one did
+  const auto s = attention::parse_training_text(settings);
+  if (!s) return error_of(s.error()).dump();
+  auto t = attention::make_trainer(s.value());
+  if (!t) return error_of(t.error()).dump();
+  trainer.emplace(std::move(t).value());
+  return json{{"settings", attention::training_json(trainer->settings())}}.dump();
+}
+
+std::string train_step(int count) {
+  if (!trainer) return error_json("", "train: start a run first").dump();
+  const auto m = trainer->step(count);
+  return (m ? attention::metrics_json(m.value()) : error_of(m.error())).dump();
+}
+
+std::string train_snapshot(int example) {
+  if (!trainer) return error_json("", "train: start a run first").dump();
+  const auto snap = trainer->snapshot(example);
+  return (snap ? snap.value() : error_of(snap.error())).dump();
+}
+
+std::string train_tasks() {
+  return json{{"tasks", attention::tasks_json()}, {"settings", table(attention::training_settings())}}.dump();
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_train) {
+  emscripten::function("start", &train_start);
+  emscripten::function("step", &train_step);
+  emscripten::function("snapshot", &train_snapshot);
+  emscripten::function("tasks", &train_tasks);
+  emscripten::function("stats", &heap_stats);
+}

@@ -1,0 +1,55 @@
+// The training module and the entropy curve through the wasm builds: the same numbers as the
+// native CLI.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { load, loadTraining } from '../../dist/attention.js';
+
+const cli = new URL('../../build/native/attention-cli', import.meta.url).pathname;
+const core = await load();
+const training = await loadTraining();
+
+for (const task of ['copy', 'earlier', 'sort', 'reverse']) {
+  test(`training ${task} in wasm matches the native trainer step for step`, () => {
+    const settings = { task, seed: 11, heads: 2 };
+    const native = execFileSync(cli, ['train', '-', '--steps', '150', '--every', '50'], { input: JSON.stringify(settings), encoding: 'utf8' })
+      .trim().split('\n').map((l) => JSON.parse(l));
+    const started = training.start(settings);
+    assert.equal(started.error, undefined);
+    assert.equal(started.settings.task, task);
+    const wasm = [training.snapshot(0).metrics, ...[1, 2, 3].map(() => training.step(50))];
+    for (const [i, m] of wasm.entries()) {
+      for (const key of Object.keys(native[i])) assert.ok(Math.abs(m[key] - native[i][key]) <= 1e-12 * (1 + Math.abs(native[i][key])), `${key} at ${m.step}: ${m[key]} vs ${native[i][key]}`);
+    }
+  });
+}
+
+test('training errors are values naming the setting', () => {
+  assert.equal(training.start({ heads: 3 }).error.field, 'heads');
+  assert.equal(training.start('{ nope').error.field, '');
+  assert.equal(training.start({ task: 'copy' }).error, undefined);
+  assert.equal(training.step(0).error.field, 'steps');
+  assert.equal(training.snapshot(100000).error.field, 'example');
+  const { tasks } = training.tasks();
+  assert.deepEqual(tasks.map((t) => t.name), ['copy', 'earlier', 'sort', 'reverse']);
+  assert.ok(tasks.every((t) => t.explanation.length > 100));
+});
+
+test('the entropy curve: unscaled rows saturate, scaled ones do not', () => {
+  const c = core.entropy({ spec: { sentence: 'one two three four five six seven eight' }, widths: [1, 16, 256] });
+  assert.deepEqual(c.d_k, [1, 16, 256]);
+  assert.equal(c.uniform, Math.log(8));
+  assert.ok(c.dot[2] < 0.2 * c.uniform && c.scaled_dot[2] > 0.7 * c.uniform);
+  assert.equal(core.entropy({ spec: { heads: 3 }, widths: [4] }).error.field, 'heads');
+  assert.equal(core.entropy({ spec: {}, widths: [0] }).error.field, 'widths');
+});
+
+test('the training module keeps a flat heap over many runs and no embind handles', () => {
+  const round = (i) => { training.start({ task: ['copy', 'sort'][i % 2], seed: 1 }); training.step(3); training.snapshot(i % 7); };
+  for (let i = 0; i < 4; i++) round(i);
+  const before = training.stats();
+  for (let i = 4; i < 400; i++) round(i);
+  const after = training.stats();
+  assert.equal(after.heap_in_use, before.heap_in_use);
+  assert.equal(after.handles, 0);
+});

@@ -1,0 +1,265 @@
+// <attention-compare>: one sentence under two settings, side by side, and what changed. The
+// settings are the playground's table plus `compare`, which names the one thing that differs:
+// the scaling of the scores, the mask, soft against hard attention, one head against several.
+// Both traces come from the core; this element only lays them out and subtracts.
+import { LitElement, css as style, html, nothing } from 'lit';
+import { load, unpack, type AttentionCore, type EntropyCurve, type SelfTrace, type Spec } from '../core/attention.js';
+import { SETTINGS, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../state/settings.js';
+import { THEME } from './theme.js';
+import { refusal, settingControl } from './control.js';
+import { attributeOf, copyText, elementSnippet, iframeSnippet } from './share.js';
+import { lineChart, CHART_STYLES } from './chart.js';
+import { short } from './colour.js';
+import './heatmap.js';
+
+type Axis = 'scaling' | 'mask' | 'attention' | 'heads';
+
+interface Side { label: string; state: Partial<State> }
+
+// What each comparison sets on the left and on the right, and why it is worth a look.
+const AXES: Record<Axis, { sides: (s: State) => [Side, Side]; why: string }> = {
+  scaling: {
+    sides: () => [{ label: 'dot: q·k', state: { score: 'dot', scale: '' } }, { label: 'scaled dot: q·k / √d_k', state: { score: 'scaled_dot', scale: '' } }],
+    why: 'A dot product of two d_k-wide vectors with unit-variance entries has variance d_k: the wider the heads, the further apart the scores, and the softmax of far-apart scores puts nearly all the weight on one key (its gradient all but vanishes). Dividing by √d_k brings the variance back to 1. The plot shows it on random queries and keys: the entropy of the unscaled rows falls towards 0 as d_k grows, the scaled ones stay spread.',
+  },
+  mask: {
+    sides: () => [{ label: 'no mask', state: { mask: 'none' } }, { label: 'causal mask', state: { mask: 'causal' } }],
+    why: 'A causal mask hides every later token, so the weights above the diagonal become 0 and each row shares its weight among the tokens up to itself: the first token can only attend to itself. This is how a decoder predicts the next word without seeing it.',
+  },
+  attention: {
+    sides: () => [{ label: 'soft attention', state: { attention: 'soft' } }, { label: 'hard attention', state: { attention: 'hard' } }],
+    why: 'Soft attention mixes every value, weighted by the softmax; hard attention takes the single value with the highest score. Hard attention is sharper but not differentiable, which is why models are trained with the soft kind.',
+  },
+  heads: {
+    sides: (s) => {
+      const d = Number(s.d_model);
+      const several = Number(s.heads) > 1 ? Number(s.heads) : [4, 2].find((h) => d % h === 0) ?? 1;
+      return [{ label: 'one head', state: { heads: 1, d_k: '' } }, { label: `${several} heads`, state: { heads: several, d_k: '' } }];
+    },
+    why: 'Several heads split the width of Q, K and V into blocks: each head scores with its own slice, so one can follow the previous word while another follows the subject. Their outputs are concatenated and mixed by W_o; the one-head output has no W_o, so the outputs differ by more than the weights.',
+  },
+};
+
+const COMPARE: SettingDef = { key: 'compare', label: 'Compare', kind: 'select', fallback: 'scaling', options: Object.keys(AXES),
+  help: 'The one setting that differs between the two sides.' };
+const TABLE = [COMPARE, ...SETTINGS.filter((d) => d.key !== 'mode')];
+const KEY_OF_ATTRIBUTE = new Map(TABLE.map((d) => [attributeOf(d.key), d.key]));
+const SHOWN = ['compare', 'sentence', 'seed', 'd_model', 'heads', 'embedding_init', 'weight_init', 'temperature', 'positional'];
+const WIDTHS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+
+type Matrix = number[][];
+const minus = (a: Matrix, b: Matrix) => a.map((row, i) => row.map((v, j) => v - (b[i]?.[j] ?? 0)));
+
+export class AttentionCompare extends LitElement {
+  static properties = {
+    state: { state: true }, inputErrors: { state: true }, traces: { state: true }, curve: { state: true },
+    error: { state: true }, note: { state: true }, shareText: { state: true }, theme: { type: String, reflect: true },
+  };
+
+  static get observedAttributes() {
+    return [...super.observedAttributes, ...KEY_OF_ATTRIBUTE.keys()];
+  }
+
+  state: State = startFrom(undefined, TABLE).state;
+  inputErrors: Record<string, string> = {};
+  traces: [SelfTrace, SelfTrace] | null = null;
+  curve: EntropyCurve | null = null;
+  error: { field: string; message: string } | null = null;
+  note = '';
+  shareText = '';
+  theme: 'auto' | 'light' | 'dark' = 'auto';
+  private core: AttentionCore | null = null;
+  private useHash = false;
+
+  connectedCallback() {
+    super.connectedCallback();
+    this.useHash = this.hasAttribute('use-hash');
+    this.adopt(this.readAttributes());
+    if (this.useHash && location.hash.length > 1) this.adopt(fromHash(location.hash, TABLE, this.readAttributes()));
+    if (this.useHash) window.addEventListener('hashchange', this.onHashChange);
+    load().then((core) => { this.core = core; this.compute(); },
+      (e) => { this.note = `The attention core could not be loaded: ${e?.message ?? e}`; });
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    window.removeEventListener('hashchange', this.onHashChange);
+  }
+
+  attributeChangedCallback(name: string, old: string | null, value: string | null) {
+    super.attributeChangedCallback(name, old, value);
+    if (old === value || !this.isConnected || !KEY_OF_ATTRIBUTE.has(name)) return;
+    this.adopt(this.readAttributes());
+    this.compute();
+  }
+
+  /** A link opened on this page (or Back): its settings replace those on screen. */
+  private onHashChange = () => {
+    if (location.hash.slice(1) === toHash(this.state, {}, TABLE)) return;
+    this.adopt(fromHash(location.hash, TABLE, this.readAttributes()));
+    this.compute();
+  };
+
+  private readAttributes(): Reading {
+    const entries = Array.from(this.attributes).flatMap(({ name, value }): Array<[string, string, string]> => {
+      const key = KEY_OF_ATTRIBUTE.get(name);
+      return key ? [[key, value, name]] : [];
+    });
+    return readEntries(entries, startFrom(undefined, TABLE), TABLE);
+  }
+
+  private adopt(r: Reading) {
+    this.state = r.state;
+    this.note = r.problems.length ? `Some settings were not understood and were left at their defaults: ${r.problems.join('; ')}.` : '';
+  }
+
+  private sides(): [Side, Side] {
+    return AXES[this.state.compare as Axis].sides(this.state);
+  }
+
+  /** The spec of one side: the shared settings with that side's difference on top. */
+  private specOf(side: Side): Spec {
+    return toSpec({ ...this.state, ...side.state, mode: 'self' } as State);
+  }
+
+  private compute() {
+    if (!this.core) return;
+    const core = this.core;
+    const [a, b] = this.sides().map((side) => unpack(core.runPacked(this.specOf(side))) as Record<string, any>);
+    const bad = a.error ?? b.error;
+    this.error = bad ?? null;
+    if (!bad) this.traces = [a as SelfTrace, b as SelfTrace];
+    if (!bad && this.state.compare === 'scaling') {
+      const curve = core.entropy({ spec: this.specOf(this.sides()[0]), widths: WIDTHS });
+      this.curve = 'error' in curve ? null : curve;
+    }
+    if (this.useHash) {
+      const hash = toHash(this.state, {}, TABLE);
+      if (location.hash.slice(1) !== hash) history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
+    }
+    this.dispatchEvent(new CustomEvent('compare', { detail: { specs: this.sides().map((s) => this.specOf(s)), traces: this.traces, error: this.error } }));
+  }
+
+  private set(def: SettingDef, text: string) {
+    const value = parseValue(def, text);
+    const errors = { ...this.inputErrors };
+    if (value === undefined) {
+      this.inputErrors = { ...errors, [def.key]: refusal(def) };
+      return;
+    }
+    delete errors[def.key];
+    this.inputErrors = errors;
+    this.state = { ...this.state, [def.key]: value };
+    this.compute();
+  }
+
+  private link() {
+    const base = this.useHash ? location.href.split('#')[0] : new URL('./compare/', document.baseURI).href;
+    return `${base}#${toHash(this.state, {}, TABLE)}`;
+  }
+
+  private async share() {
+    this.shareText = this.link();
+    this.note = (await copyText(this.shareText)) ? 'Link copied.' : 'Copy the link below.';
+  }
+
+  private async embed() {
+    const script = this.getAttribute('script-url') ?? new URL('./attention-playground.js', document.baseURI).href;
+    this.shareText = `${iframeSnippet(this.link(), 'Attention, compared', 760)}\n\n${elementSnippet('attention-compare', script, TABLE, this.state)}`;
+    this.note = (await copyText(this.shareText)) ? 'Embed snippets copied.' : 'Copy a snippet below.';
+  }
+
+  static styles = [THEME, CHART_STYLES, style`
+    .controls { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 0.4rem 0.8rem; padding: 0.7rem 1rem; border-bottom: 1px solid var(--ap-line); }
+    .control.text { grid-column: 1 / -1; }
+    .main { padding: 0.8rem 1rem 2rem; }
+    .why { max-width: 80ch; color: var(--ap-muted); margin: 0 0 0.8rem; }
+    .sides { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 1rem; }
+    .card { background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 12px; padding: 0.6rem 0.9rem; min-width: 0; }
+    .card h2 { font-size: 1rem; margin: 0 0 0.4rem; }
+    .card.diff { border-color: var(--ap-accent); }
+    .matrices { display: flex; flex-wrap: wrap; gap: 0.6rem 1rem; }
+    .summary { font: 0.85rem var(--ap-mono); margin: 0.2rem 0 0.5rem; }
+    .tools { display: flex; gap: 0.4rem; margin-left: auto; }
+    .stale { opacity: 0.45; }
+  `];
+
+  private side(trace: SelfTrace, label: string) {
+    const t = trace.tokens;
+    return html`<div class="card" data-side=${label}>
+      <h2>${label}</h2>
+      <div class="matrices">
+        ${trace.weights.map((w, h) => html`<ap-heatmap key="weights" .head=${h} label=${trace.weights.length > 1 ? `weights, head ${h + 1}` : 'weights'}
+          .matrix=${w} .rows=${t} .cols=${t} .range=${[0, 1]} .masked=${trace.mask}></ap-heatmap>`)}
+        <ap-heatmap key="output" label="output" .matrix=${trace.output} .rows=${t} .cols=${trace.output[0].map((_, j) => String(j))}></ap-heatmap>
+      </div>
+    </div>`;
+  }
+
+  /** Right minus left, with the largest change named. */
+  private difference([a, b]: [SelfTrace, SelfTrace]) {
+    const t = a.tokens;
+    const heads = this.state.compare === 'heads';
+    const key = heads ? 'output' : 'weights';
+    const delta = heads ? minus(b.output, a.output) : minus(b.weights[0], a.weights[0]);
+    let top = { v: 0, i: 0, j: 0 }, changed = 0;
+    delta.forEach((row, i) => row.forEach((v, j) => {
+      if (Math.abs(v) > 0.005) changed++;
+      if (Math.abs(v) > Math.abs(top.v)) top = { v, i, j };
+    }));
+    const cols = heads ? delta[0].map((_, j) => String(j)) : t;
+    const where = heads ? `${t[top.i]}, column ${top.j}` : `${t[top.i]} → ${t[top.j]}`;
+    return html`<div class="card diff">
+      <h2>What changed: ${key} on the right minus ${key} on the left${heads ? '' : ' (head 1)'}</h2>
+      <p class="summary" data-summary>${changed} of ${delta.length * delta[0].length} numbers moved by more than 0.005;
+        the largest change is ${short(top.v)} at ${where}. The colours are centred on 0: the middle of the scale is no change.</p>
+      <ap-heatmap key="difference" label="Δ ${key}" .matrix=${delta} .rows=${t} .cols=${cols}
+        .range=${[-Math.abs(top.v) || -1, Math.abs(top.v) || 1]}></ap-heatmap>
+    </div>`;
+  }
+
+  private entropy() {
+    const c = this.curve;
+    if (!c) return nothing;
+    return html`<div class="card">
+      <h2>Entropy of the attention rows against d_k</h2>
+      ${lineChart(`Entropy against d_k: at d_k ${c.d_k[c.d_k.length - 1]} unscaled rows have ${short(c.dot[c.dot.length - 1])} nats, scaled ones ${short(c.scaled_dot[c.scaled_dot.length - 1])}, uniform ${short(c.uniform)}`, [
+        { label: 'dot (unscaled)', colour: '#d1495b', xs: c.d_k, ys: c.dot },
+        { label: 'scaled dot', colour: '#3b6fb6', xs: c.d_k, ys: c.scaled_dot },
+        { label: 'uniform (the most spread)', colour: '#777777', xs: [c.d_k[0], c.d_k[c.d_k.length - 1]], ys: [c.uniform, c.uniform], dashed: true },
+      ], { label: 'd_k (log scale)', log: true }, { label: 'entropy (nats)', min: 0 })}
+      <p class="hint">Random queries and keys with unit-variance entries (np.random.seed(seed), randn), one row per token of the sentence.</p>
+    </div>`;
+  }
+
+  render() {
+    const axis = this.state.compare as Axis;
+    const [left, right] = this.sides();
+    const field = this.error?.field ?? '';
+    const placed = TABLE.some((d) => d.key === field && SHOWN.includes(d.key));
+    return html`
+      <div class="header">
+        <h2 class="title">Attention, compared: ${left.label} against ${right.label}</h2>
+        <div class="tools">
+          <button data-action="share" @click=${this.share}>Share</button>
+          <button data-action="embed" @click=${this.embed}>Embed</button>
+        </div>
+      </div>
+      <div class="controls">${TABLE.filter((d) => SHOWN.includes(d.key)).map((def) => settingControl(def, {
+        value: this.state[def.key], set: (text) => this.set(def, text),
+        message: this.inputErrors[def.key] || (field === def.key ? this.error!.message : ''),
+      }))}</div>
+      <div class="main">
+        ${this.note ? html`<p class="note" role="status">${this.note}</p>` : nothing}
+        ${this.shareText ? html`<textarea class="share" readonly rows="4" aria-label="Link or embed snippets">${this.shareText}</textarea>` : nothing}
+        ${this.error && !placed ? html`<p class="message" role="alert">${this.error.message}</p>` : nothing}
+        <p class="why">${AXES[axis].why}</p>
+        ${this.traces ? html`<div class=${this.error ? 'stale' : ''}>
+          <div class="sides">${this.side(this.traces[0], left.label)}${this.side(this.traces[1], right.label)}</div>
+          <div class="sides" style="margin-top: 1rem">${this.difference(this.traces)}${axis === 'scaling' ? this.entropy() : nothing}</div>
+        </div>` : nothing}
+      </div>`;
+  }
+}
+
+customElements.get('attention-compare') || customElements.define('attention-compare', AttentionCompare);
