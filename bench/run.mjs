@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import { chromium } from 'playwright-core';
-import { load } from '../dist/attention.js';
+import { load, loadTraining } from '../dist/attention.js';
 import { attentionForward } from './plain.mjs';
 import { tfjsReady, tfjsForward } from './tfjs.mjs';
 import { serve } from '../tests/e2e/serve.mjs';
@@ -216,11 +216,11 @@ async function memory() {
 // Training steps per second at the default sizes (d_model 16, 2 heads, batch 32): natively
 // (attention-cli train --time), and the page's core in Node and in Chromium.
 async function training() {
-  const core = await load();
+  const train = await loadTraining();
   const steps = smoke ? 5 : 500;
-  const timeWasm = (c, settings) => { c.train.start(settings); c.train.step(5); const t0 = performance.now(); c.train.step(steps); return performance.now() - t0; };
+  const timeWasm = (t, settings) => { t.start(settings); t.step(5); const t0 = performance.now(); t.step(steps); return performance.now() - t0; };
   const server = await serve({ '/train.html': `<!doctype html><title>train</title><link rel="icon" href="data:,">
-    <script type="module">import { load } from '/attention.js'; window.core = await load(); window.ready = true;</script>` });
+    <script type="module">import { loadTraining } from '/attention.js'; window.train = await loadTraining(); window.ready = true;</script>` });
   const browser = await chromium.launch(CHROMIUM);
   const out = [];
   try {
@@ -232,8 +232,8 @@ async function training() {
       const lines = execFileSync(new URL('build/native/attention-cli', root).pathname, ['train', '-', '--steps', String(steps + 5), '--every', '5', '--time'],
         { input: JSON.stringify(settings), encoding: 'utf8' }).trim().split('\n').map((l) => JSON.parse(l));
       const nativeMs = 1000 * (lines.at(-1).seconds - lines[1].seconds);  // the same steps 6 .. 505 as the wasm runs
-      const nodeMs = timeWasm(core, settings);
-      const chromiumMs = await page.evaluate(([settings, steps]) => { const c = window.core; c.train.start(settings); c.train.step(5); const t0 = performance.now(); c.train.step(steps); return performance.now() - t0; }, [settings, steps]);
+      const nodeMs = timeWasm(train, settings);
+      const chromiumMs = await page.evaluate(([settings, steps]) => { const t = window.train; t.start(settings); t.step(5); const t0 = performance.now(); t.step(steps); return performance.now() - t0; }, [settings, steps]);
       const row = { task, steps, steps_per_second: { native: (1000 * steps) / nativeMs, 'wasm-node': (1000 * steps) / nodeMs, 'wasm-chromium': (1000 * steps) / chromiumMs } };
       out.push(row);
       say(`training ${task}: ${Object.entries(row.steps_per_second).map(([k, v]) => `${k} ${v.toFixed(0)} steps/s`).join(', ')}`);

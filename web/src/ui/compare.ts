@@ -2,12 +2,12 @@
 // settings are the playground's table plus `compare`, which names the one thing that differs:
 // the scaling of the scores, the mask, soft against hard attention, one head against several.
 // Both traces come from the core; this element only lays them out and subtracts.
-import { LitElement, css as style, html, nothing } from 'lit';
+import { css as style, html, nothing } from 'lit';
 import { load, unpack, type AttentionCore, type EntropyCurve, type SelfTrace, type Spec } from '../core/attention.js';
-import { SETTINGS, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../state/settings.js';
+import { SETTINGS, toSpec, type SettingDef, type State } from '../state/settings.js';
 import { THEME } from './theme.js';
-import { refusal, settingControl } from './control.js';
-import { attributeOf, copyText, elementSnippet, iframeSnippet } from './share.js';
+import { settingControl } from './control.js';
+import { TableElement } from './table-element.js';
 import { lineChart, CHART_STYLES } from './chart.js';
 import { short } from './colour.js';
 import './heatmap.js';
@@ -43,75 +43,30 @@ const AXES: Record<Axis, { sides: (s: State) => [Side, Side]; why: string }> = {
 const COMPARE: SettingDef = { key: 'compare', label: 'Compare', kind: 'select', fallback: 'scaling', options: Object.keys(AXES),
   help: 'The one setting that differs between the two sides.' };
 const TABLE = [COMPARE, ...SETTINGS.filter((d) => d.key !== 'mode')];
-const KEY_OF_ATTRIBUTE = new Map(TABLE.map((d) => [attributeOf(d.key), d.key]));
 const SHOWN = ['compare', 'sentence', 'seed', 'd_model', 'heads', 'embedding_init', 'weight_init', 'temperature', 'positional'];
 const WIDTHS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 
 type Matrix = number[][];
 const minus = (a: Matrix, b: Matrix) => a.map((row, i) => row.map((v, j) => v - (b[i]?.[j] ?? 0)));
 
-export class AttentionCompare extends LitElement {
-  static properties = {
-    state: { state: true }, inputErrors: { state: true }, traces: { state: true }, curve: { state: true },
-    error: { state: true }, note: { state: true }, shareText: { state: true }, theme: { type: String, reflect: true },
-  };
+export class AttentionCompare extends TableElement {
+  static properties = { traces: { state: true }, curve: { state: true }, error: { state: true } };
+  static table = TABLE;
+  static tag = 'attention-compare';
+  static page = 'compare/';
 
-  static get observedAttributes() {
-    return [...super.observedAttributes, ...KEY_OF_ATTRIBUTE.keys()];
-  }
-
-  state: State = startFrom(undefined, TABLE).state;
-  inputErrors: Record<string, string> = {};
   traces: [SelfTrace, SelfTrace] | null = null;
   curve: EntropyCurve | null = null;
   error: { field: string; message: string } | null = null;
-  note = '';
-  shareText = '';
-  theme: 'auto' | 'light' | 'dark' = 'auto';
   private core: AttentionCore | null = null;
-  private useHash = false;
 
   connectedCallback() {
     super.connectedCallback();
-    this.useHash = this.hasAttribute('use-hash');
-    this.adopt(this.readAttributes());
-    if (this.useHash && location.hash.length > 1) this.adopt(fromHash(location.hash, TABLE, this.readAttributes()));
-    if (this.useHash) window.addEventListener('hashchange', this.onHashChange);
     load().then((core) => { this.core = core; this.compute(); },
       (e) => { this.note = `The attention core could not be loaded: ${e?.message ?? e}`; });
   }
 
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    window.removeEventListener('hashchange', this.onHashChange);
-  }
-
-  attributeChangedCallback(name: string, old: string | null, value: string | null) {
-    super.attributeChangedCallback(name, old, value);
-    if (old === value || !this.isConnected || !KEY_OF_ATTRIBUTE.has(name)) return;
-    this.adopt(this.readAttributes());
-    this.compute();
-  }
-
-  /** A link opened on this page (or Back): its settings replace those on screen. */
-  private onHashChange = () => {
-    if (location.hash.slice(1) === toHash(this.state, {}, TABLE)) return;
-    this.adopt(fromHash(location.hash, TABLE, this.readAttributes()));
-    this.compute();
-  };
-
-  private readAttributes(): Reading {
-    const entries = Array.from(this.attributes).flatMap(({ name, value }): Array<[string, string, string]> => {
-      const key = KEY_OF_ATTRIBUTE.get(name);
-      return key ? [[key, value, name]] : [];
-    });
-    return readEntries(entries, startFrom(undefined, TABLE), TABLE);
-  }
-
-  private adopt(r: Reading) {
-    this.state = r.state;
-    this.note = r.problems.length ? `Some settings were not understood and were left at their defaults: ${r.problems.join('; ')}.` : '';
-  }
+  protected apply() { this.compute(); }
 
   private sides(): [Side, Side] {
     return AXES[this.state.compare as Axis].sides(this.state);
@@ -133,40 +88,8 @@ export class AttentionCompare extends LitElement {
       const curve = core.entropy({ spec: this.specOf(this.sides()[0]), widths: WIDTHS });
       this.curve = 'error' in curve ? null : curve;
     }
-    if (this.useHash) {
-      const hash = toHash(this.state, {}, TABLE);
-      if (location.hash.slice(1) !== hash) history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
-    }
+    this.writeHash();
     this.dispatchEvent(new CustomEvent('compare', { detail: { specs: this.sides().map((s) => this.specOf(s)), traces: this.traces, error: this.error } }));
-  }
-
-  private set(def: SettingDef, text: string) {
-    const value = parseValue(def, text);
-    const errors = { ...this.inputErrors };
-    if (value === undefined) {
-      this.inputErrors = { ...errors, [def.key]: refusal(def) };
-      return;
-    }
-    delete errors[def.key];
-    this.inputErrors = errors;
-    this.state = { ...this.state, [def.key]: value };
-    this.compute();
-  }
-
-  private link() {
-    const base = this.useHash ? location.href.split('#')[0] : new URL('./compare/', document.baseURI).href;
-    return `${base}#${toHash(this.state, {}, TABLE)}`;
-  }
-
-  private async share() {
-    this.shareText = this.link();
-    this.note = (await copyText(this.shareText)) ? 'Link copied.' : 'Copy the link below.';
-  }
-
-  private async embed() {
-    const script = this.getAttribute('script-url') ?? new URL('./attention-playground.js', document.baseURI).href;
-    this.shareText = `${iframeSnippet(this.link(), 'Attention, compared', 760)}\n\n${elementSnippet('attention-compare', script, TABLE, this.state)}`;
-    this.note = (await copyText(this.shareText)) ? 'Embed snippets copied.' : 'Copy a snippet below.';
   }
 
   static styles = [THEME, CHART_STYLES, style`

@@ -2,89 +2,58 @@
 // and backward in C++) trains it in a Web Worker of the element's own; this element only sends
 // settings and play/pause/step, and draws what comes back: the loss and accuracy curves, and
 // the attention weights of one held-out example, every head, as they organise themselves.
-import { LitElement, css as style, html, nothing } from 'lit';
+import { css as style, html, nothing } from 'lit';
 import type { TaskInfo, TrainingSnapshot } from '../core/attention.js';
 import { startTraining, type TrainingReply, type TrainingRun } from '../core/training.js';
-import { fromHash, parseValue, readEntries, startFrom, toHash, type Reading, type State } from '../state/settings.js';
+import type { SettingDef } from '../state/settings.js';
 import { STEPS_PER_SECOND, TRAINING, toTraining } from '../state/training.js';
 import { THEME } from './theme.js';
-import { refusal, settingControl } from './control.js';
-import { attributeOf, copyText, elementSnippet, iframeSnippet } from './share.js';
+import { settingControl } from './control.js';
+import { TableElement } from './table-element.js';
 import { lineChart, CHART_STYLES } from './chart.js';
 import { short } from './colour.js';
 import './heatmap.js';
 
-const KEY_OF_ATTRIBUTE = new Map(TRAINING.map((d) => [attributeOf(d.key), d.key]));
 const MAX_STEPS = 20_000;  // a play run stops here, so an embedded trainer never spins forever
 
-export class AttentionTrainer extends LitElement {
+export class AttentionTrainer extends TableElement {
   static properties = {
-    state: { state: true }, inputErrors: { state: true }, error: { state: true }, tasks: { state: true },
-    snapshot: { state: true }, playing: { state: true }, rate: { state: true }, example: { state: true },
-    note: { state: true }, shareText: { state: true }, theme: { type: String, reflect: true },
+    error: { state: true }, tasks: { state: true }, snapshot: { state: true }, playing: { state: true },
+    rate: { state: true }, example: { state: true },
   };
+  static table = TRAINING;
+  static tag = 'attention-trainer';
+  static page = 'learn/';
 
-  static get observedAttributes() {
-    return [...super.observedAttributes, ...KEY_OF_ATTRIBUTE.keys()];
-  }
-
-  state: State = startFrom(undefined, TRAINING).state;
-  inputErrors: Record<string, string> = {};
   error: { field: string; message: string } | null = null;
   tasks: TaskInfo[] = [];
   snapshot: TrainingSnapshot | null = null;
   playing = false;
   rate = 0;       // steps per second while playing
   example = 0;    // which held-out example is shown
-  note = '';
-  shareText = '';
-  theme: 'auto' | 'light' | 'dark' = 'auto';
   private run: TrainingRun | null = null;
-  private useHash = false;
   private heldOut = 256;  // examples in the held-out set
 
   connectedCallback() {
     super.connectedCallback();
-    this.useHash = this.hasAttribute('use-hash');
-    this.adopt(this.readAttributes());
-    if (this.useHash && location.hash.length > 1) this.adopt(fromHash(location.hash, TRAINING, this.readAttributes()));
-    if (this.useHash) window.addEventListener('hashchange', this.onHashChange);
     this.run = startTraining((reply) => this.receive(reply));
     this.restart();
   }
 
   disconnectedCallback() {
     super.disconnectedCallback();
-    window.removeEventListener('hashchange', this.onHashChange);
     this.run?.stop();
     this.run = null;
   }
 
-  attributeChangedCallback(name: string, old: string | null, value: string | null) {
-    super.attributeChangedCallback(name, old, value);
-    if (old === value || !this.isConnected || !KEY_OF_ATTRIBUTE.has(name)) return;
-    this.adopt(this.readAttributes());
+  /** A new setting starts a new run; the speed only changes the pace of this one. */
+  protected apply(changed: SettingDef | null) {
+    if (changed && !changed.spec) {
+      if (this.playing) this.run?.send({ play: true, until: MAX_STEPS, rate: STEPS_PER_SECOND[String(this.state.speed)] });
+      this.writeHash();
+      return;
+    }
     this.restart();
-  }
-
-  /** A link opened on this page (or Back): its settings replace those on screen. */
-  private onHashChange = () => {
-    if (location.hash.slice(1) === toHash(this.state, {}, TRAINING)) return;
-    this.adopt(fromHash(location.hash, TRAINING, this.readAttributes()));
-    this.restart();
-  };
-
-  private readAttributes(): Reading {
-    const entries = Array.from(this.attributes).flatMap(({ name, value }): Array<[string, string, string]> => {
-      const key = KEY_OF_ATTRIBUTE.get(name);
-      return key ? [[key, value, name]] : [];
-    });
-    return readEntries(entries, startFrom(undefined, TRAINING), TRAINING);
-  }
-
-  private adopt(r: Reading) {
-    this.state = r.state;
-    this.note = r.problems.length ? `Some settings were not understood and were left at their defaults: ${r.problems.join('; ')}.` : '';
   }
 
   private receive(reply: TrainingReply) {
@@ -114,28 +83,7 @@ export class AttentionTrainer extends LitElement {
     this.rate = 0;
     this.run.send({ start: toTraining(this.state) });
     this.run.send({ example: this.example });
-    if (this.useHash) {
-      const hash = toHash(this.state, {}, TRAINING);
-      if (location.hash.slice(1) !== hash) history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
-    }
-  }
-
-  private set(key: string, text: string) {
-    const def = TRAINING.find((d) => d.key === key)!;
-    const value = parseValue(def, text);
-    const errors = { ...this.inputErrors };
-    if (value === undefined) {
-      this.inputErrors = { ...errors, [key]: refusal(def) };
-      return;
-    }
-    delete errors[key];
-    this.inputErrors = errors;
-    this.state = { ...this.state, [key]: value };
-    if (!def.spec) {  // speed: the run goes on at the new pace
-      if (this.playing) this.run?.send({ play: true, until: MAX_STEPS, rate: STEPS_PER_SECOND[String(value)] });
-      return;
-    }
-    this.restart();
+    this.writeHash();
   }
 
   private play() {
@@ -148,22 +96,6 @@ export class AttentionTrainer extends LitElement {
   private show(example: number) {
     this.example = (example + this.heldOut) % this.heldOut;
     this.run?.send({ example: this.example });
-  }
-
-  private link() {
-    const base = this.useHash ? location.href.split('#')[0] : new URL('./learn/', document.baseURI).href;
-    return `${base}#${toHash(this.state, {}, TRAINING)}`;
-  }
-
-  private async share() {
-    this.shareText = this.link();
-    this.note = (await copyText(this.shareText)) ? 'Link copied: it replays this run, step for step.' : 'Copy the link below.';
-  }
-
-  private async embed() {
-    const script = this.getAttribute('script-url') ?? new URL('./attention-playground.js', document.baseURI).href;
-    this.shareText = `${iframeSnippet(this.link(), 'Watch attention learn', 760)}\n\n${elementSnippet('attention-trainer', script, TRAINING, this.state)}`;
-    this.note = (await copyText(this.shareText)) ? 'Embed snippets copied.' : 'Copy a snippet below.';
   }
 
   static styles = [THEME, CHART_STYLES, style`
@@ -193,7 +125,7 @@ export class AttentionTrainer extends LitElement {
   private controls() {
     const home = this.error && TRAINING.some((d) => d.key === this.error!.field) ? this.error.field : '';
     return TRAINING.map((def) => settingControl(def, {
-      value: this.state[def.key], set: (text) => this.set(def.key, text),
+      value: this.state[def.key], set: (text) => this.set(def, text),
       message: this.inputErrors[def.key] || (home === def.key ? this.error!.message : ''),
     }));
   }
