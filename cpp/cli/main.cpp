@@ -1,6 +1,7 @@
 // attention-cli: the core on the command line, for tests, course scripts and notebooks.
 // Every failure is one line on stderr and exit status 2.
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -9,6 +10,9 @@
 #include <sstream>
 #include <string>
 
+#include <sys/stat.h>
+
+#include "attention/json_read.hpp"
 #include "attention/limits.hpp"
 #include "attention/numpy_emit.hpp"
 #include "attention/rng.hpp"
@@ -18,7 +22,8 @@
 
 namespace {
 
-constexpr std::size_t kMaxSpecBytes = 64 * 1024 * 1024;
+using attention::json_read::clip;
+using attention::limits::max_spec_bytes;
 
 void usage(std::FILE* to) {
   std::fputs(
@@ -42,13 +47,27 @@ int fail(const std::string& line) {
   return 2;
 }
 
+// A reader that goes away (`| head`) is an error like any other: one line and exit 2, not a
+// SIGPIPE (main ignores it, so a failed write reports EPIPE here).
+int emit(const std::string& text) {
+  if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
+    return fail(std::string("cannot write the output: ") + std::strerror(errno));
+  }
+  return 0;
+}
+
 bool read_input(const std::string& path, std::string& text, std::string& err) {
   std::istream* in = &std::cin;
   std::ifstream file;
   if (path != "-") {
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      err = "cannot read " + clip(path, 200) + ": it is a directory";
+      return false;
+    }
     file.open(path, std::ios::binary);
     if (!file) {
-      err = "cannot open " + path + ": " + std::strerror(errno);
+      err = "cannot open " + clip(path, 200) + ": " + std::strerror(errno);
       return false;
     }
     in = &file;
@@ -56,8 +75,8 @@ bool read_input(const std::string& path, std::string& text, std::string& err) {
   char buf[65536];
   while (in->read(buf, sizeof buf) || in->gcount() > 0) {
     text.append(buf, static_cast<std::size_t>(in->gcount()));
-    if (text.size() > kMaxSpecBytes) {
-      err = "the spec is larger than " + std::to_string(kMaxSpecBytes / (1024 * 1024)) + " MiB";
+    if (text.size() > max_spec_bytes) {
+      err = "the spec is larger than " + std::to_string(max_spec_bytes / (1024 * 1024)) + " MiB";
       return false;
     }
   }
@@ -79,7 +98,7 @@ int cmd_random(int argc, char** argv) {
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     std::string* target = a == "--seed" ? &seed_s : a == "--dist" ? &dist : a == "--shape" ? &shape : nullptr;
-    if (!target) return fail("random: unknown option " + a);
+    if (!target) return fail("random: unknown option " + clip(a, 60));
     if (i + 1 >= argc) return fail("random: " + a + " needs a value");
     *target = argv[++i];
   }
@@ -119,8 +138,7 @@ int cmd_random(int argc, char** argv) {
     out += "]";
   }
   out += "]\n";
-  std::fputs(out.c_str(), stdout);
-  return 0;
+  return emit(out);
 }
 
 int cmd_train(int argc, char** argv) {
@@ -135,7 +153,7 @@ int cmd_train(int argc, char** argv) {
       if (!parse_count(argv[++i], 1'000'000, a == "--steps" ? steps : every)) return fail("train: " + a + " must be a whole number from 0 to 1000000");
       continue;
     }
-    if (!path.empty() || (a.size() > 1 && a[0] == '-')) return fail("train: unknown option " + a);
+    if (!path.empty() || (a.size() > 1 && a[0] == '-')) return fail("train: unknown option " + clip(a, 60));
     path = a;
   }
   if (path.empty()) return fail("train: give one settings file, or - for standard input");
@@ -147,7 +165,7 @@ int cmd_train(int argc, char** argv) {
   auto trainer = attention::make_trainer(settings.value());
   if (!trainer) return fail(trainer.error().line());
   auto& t = trainer.value();
-  std::printf("%s\n", attention::metrics_json(t.metrics()).dump().c_str());
+  if (emit(attention::metrics_json(t.metrics()).dump() + "\n")) return 2;
   const auto start = std::chrono::steady_clock::now();
   const auto per_call = static_cast<unsigned long long>(attention::limits::max_train_steps_per_call);
   for (unsigned long long done = 0; done < steps;) {
@@ -159,7 +177,7 @@ int cmd_train(int argc, char** argv) {
     }
     auto line = attention::metrics_json(m.value());
     if (timed) line["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("%s\n", line.dump().c_str());
+    if (emit(line.dump() + "\n")) return 2;
   }
   return 0;
 }
@@ -167,6 +185,7 @@ int cmd_train(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);
   if (argc < 2) {
     usage(stderr);
     return 2;
@@ -178,21 +197,15 @@ int main(int argc, char** argv) {
   }
   if (cmd == "random") return cmd_random(argc, argv);
   if (cmd == "train") return cmd_train(argc, argv);
-  if (cmd != "run" && cmd != "numpy") return fail("unknown command \"" + cmd + "\" (run, numpy, random, train, --help)");
+  if (cmd != "run" && cmd != "numpy") return fail("unknown command \"" + clip(cmd, 60) + "\" (run, numpy, random, train, --help)");
   if (argc != 3) return fail(cmd + ": give one spec file, or - for standard input");
 
   std::string text, err;
   if (!read_input(argv[2], text, err)) return fail(err);
   auto spec = attention::parse_spec_text(text);
   if (!spec) return fail(spec.error().line());
-  if (cmd == "numpy") {
-    std::fputs(attention::numpy_program(spec.value()).c_str(), stdout);
-    return 0;
-  }
+  if (cmd == "numpy") return emit(attention::numpy_program(spec.value()));
   auto trace = attention::run_trace(spec.value());
   if (!trace) return fail(trace.error().line());
-  std::string out = trace.value().dump();
-  out += "\n";
-  std::fputs(out.c_str(), stdout);
-  return 0;
+  return emit(trace.value().dump() + "\n");
 }

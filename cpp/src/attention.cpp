@@ -1,5 +1,6 @@
 #include "attention/attention.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "attention/softmax.hpp"
@@ -26,12 +27,23 @@ template <class T>
 MatrixT<T> layer_norm_rows(const MatrixT<T>& x) {
   MatrixT<T> y(x.rows(), x.cols());
   for (long i = 0; i < x.rows(); ++i) {
-    const T mean = x.row(i).mean();
-    const auto centred = (x.row(i).array() - mean).eval();
+    // (x - mean) / sqrt(var + eps) is unchanged when x and sqrt(eps) are divided by the same m;
+    // dividing a row of large values by its largest one keeps its sum and squares finite.
+    const T m = std::max(T(1), x.row(i).cwiseAbs().maxCoeff());
+    const auto row = (x.row(i).array() / m).eval();
+    const auto centred = (row - row.mean()).eval();
     const T var = centred.square().mean();
-    y.row(i) = centred / std::sqrt(var + T(1e-5));
+    const T spread = std::sqrt(var + T(1e-5) / m / m);  // 0 only for a constant row of huge values
+    if (spread > 0) y.row(i) = centred / spread;
+    else y.row(i).setZero();
   }
   return y;
+}
+
+std::string score_overflow_field(const Spec& s) {
+  if (s.temperature < 1) return "temperature";
+  if (s.scale) return "scale";
+  return s.mode == Mode::encoder_decoder ? "annotations" : "X";
 }
 
 template <class T>
@@ -80,11 +92,6 @@ MatrixT<T> visibility(const Spec& s, long n) {
   return MatrixT<T>();
 }
 
-template <class T>
-bool all_finite(const MatrixT<T>& m) {
-  return m.allFinite();
-}
-
 }  // namespace
 
 template <class T>
@@ -105,7 +112,7 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
   t.V = t.X_in * p.W_v->cast<T>();
   // Every number the learner sees is finite: a projection may overflow before any score does.
   for (const MatrixT<T>* m : {&t.X_in, &t.Q, &t.K, &t.V}) {
-    if (!all_finite(*m)) return error_at("", "the projections Q, K, V overflow; use smaller values in X or the weights");
+    if (!m->allFinite()) return error_at("X", "the projections Q, K, V overflow; use smaller values in X or the weights");
   }
   t.scale = effective_scale(s);
   t.mask = visibility<T>(s, n);
@@ -116,8 +123,8 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
     const MatrixT<T> q = t.Q.middleCols(i * dk, dk);
     const MatrixT<T> k = t.K.middleCols(i * dk, dk);
     MatrixT<T> scores = score_matrix<T>(s, p, q, k) * factor;
-    if (!all_finite(scores)) {
-      return error_at("", "the scores of head " + std::to_string(i + 1) +
+    if (!scores.allFinite()) {
+      return error_at(score_overflow_field(s), "the scores of head " + std::to_string(i + 1) +
                               " overflow; use smaller values, a smaller scale or a higher temperature");
     }
     std::vector<long> empty;
@@ -130,13 +137,13 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
     t.heads.push_back(std::move(head));
   }
   t.output = p.W_o ? MatrixT<T>(t.concat * p.W_o->cast<T>()) : t.concat;
-  if (!all_finite(t.concat) || !all_finite(t.output)) return error_at("", "the attention output overflows; use smaller values");
+  if (!t.concat.allFinite() || !t.output.allFinite()) return error_at("X", "the attention output overflows; use smaller values");
 
   if (s.residual || s.layer_norm) {
     MatrixT<T> sum = s.residual ? MatrixT<T>(t.X_in + t.output) : t.output;
-    if (!all_finite(sum)) return error_at("", "the residual sum overflows; use smaller values");
+    if (!sum.allFinite()) return error_at("residual", "the residual sum overflows; use smaller values");
     if (s.residual) t.residual_sum = sum;
-    if (s.layer_norm) t.normalized = layer_norm_rows<T>(sum);
+    if (s.layer_norm) t.normalized = layer_norm_rows<T>(sum);  // finite for every finite sum
   }
   return t;
 }

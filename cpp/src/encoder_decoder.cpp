@@ -17,7 +17,7 @@ Result<EncoderDecoderTrace<T>> run_encoder_decoder(const Spec& s) {
 
   const MatrixT<T> scores = score_matrix<T>(s, p, state, annotations) * static_cast<T>(t.scale / s.temperature);  // (1, m)
   if (!scores.allFinite()) {
-    return error_at("", "the scores overflow; use smaller values, a smaller scale or a higher temperature");
+    return error_at(score_overflow_field(s), "the scores overflow; use smaller values, a smaller scale or a higher temperature");
   }
   const MatrixT<T> none;
   const MatrixT<T> w = s.hard ? hardmax_rows<T>(scores, none, nullptr) : softmax_rows<T>(scores, none, nullptr);
@@ -25,13 +25,13 @@ Result<EncoderDecoderTrace<T>> run_encoder_decoder(const Spec& s) {
   t.weights = w.row(0).transpose();
   t.weighted = annotations.array().colwise() * t.weights.array();
   t.context = t.weighted.colwise().sum().transpose();
-  if (!t.weighted.allFinite() || !t.context.allFinite()) return error_at("", "the context vector overflows; use smaller annotations");
+  if (!t.weighted.allFinite() || !t.context.allFinite()) return error_at("annotations", "the context vector overflows; use smaller annotations");
 
   const long d = s.d_model;
   MatrixT<T> joined(1, 2 * d);  // [context, state]
   joined << t.context.transpose(), state;
   t.output = (joined * p.W_c->cast<T>()).array().tanh().transpose();
-  if (!t.output.allFinite()) return error_at("", "the output overflows; use smaller values");
+  if (!t.output.allFinite()) return error_at("W_c", "the output overflows; use smaller values");
   return t;
 }
 

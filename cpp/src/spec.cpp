@@ -67,12 +67,6 @@ const char* kDefaultSentence = "the cat sat on the mat";
 
 std::string in_quotes(const std::string& s) { return "\"" + clip(s, 40) + "\""; }
 
-
-
-
-
-
-
 // A matrix is a non-empty array of equally long, non-empty arrays of finite numbers; a vector
 // is a flat array of numbers (read as one row).
 Result<Matrix> get_matrix(const json& v, const std::string& key, bool vector) {
@@ -80,9 +74,9 @@ Result<Matrix> get_matrix(const json& v, const std::string& key, bool vector) {
     return error_at(key, std::string("must be a non-empty array") + (vector ? " of numbers" : " of rows"));
   }
   if (vector) {
-    if (v.size() > static_cast<std::size_t>(limits::max_head_dim) * 2) {
+    if (v.size() > static_cast<std::size_t>(limits::max_vector)) {
       return error_at(key, "has " + std::to_string(v.size()) + " entries; the limit is " +
-                               std::to_string(limits::max_head_dim * 2));
+                               std::to_string(limits::max_vector));
     }
     Matrix m(1, static_cast<long>(v.size()));
     for (std::size_t c = 0; c < v.size(); ++c) {
@@ -367,9 +361,12 @@ Result<Spec> parse_spec(const json& j) {
       else if (str == "causal") s.mask = MaskKind::causal;
       else if (str.rfind("window:", 0) == 0) {
         const std::string d = str.substr(7);
-        bool digits = !d.empty() && d.size() <= 4;
+        bool digits = !d.empty() && d.size() <= 9;
         for (char c : d) digits = digits && c >= '0' && c <= '9';
-        if (!digits) return error_at("mask", "window:D needs a whole number D from 0 to 9999, got " + in_quotes(str));
+        if (!digits || std::stol(d) > limits::max_window) {
+          return error_at("mask", "window:D needs a whole number D from 0 to " + std::to_string(limits::max_window) +
+                                      ", got " + in_quotes(str));
+        }
         s.mask = MaskKind::window;
         s.window = std::stol(d);
       } else {
@@ -434,15 +431,19 @@ Result<Spec> parse_spec(const json& j) {
     }
   }
 
-  // Bounded work: the whole trace must fit the cell limit.
-  const std::size_t un = static_cast<std::size_t>(n);
-  const std::size_t cells = 2 * static_cast<std::size_t>(h) * un * un +
-                            (s.score == ScoreKind::additive ? static_cast<std::size_t>(h) * un * un * static_cast<std::size_t>(da) : 0) +
-                            un * static_cast<std::size_t>(d) * 6 + static_cast<std::size_t>(h) * un * static_cast<std::size_t>(2 * dk + 2 * dv) +
-                            static_cast<std::size_t>(d) * static_cast<std::size_t>(h) * static_cast<std::size_t>(2 * dk + 2 * dv);
+  // Bounded work: the whole trace must fit the cell limit. Counted: scores and weights (and
+  // additive's hidden layer) per head, the mask, the token-by-width matrices, the weights.
+  const auto z = [](long v) { return static_cast<std::size_t>(v); };
+  const std::size_t pairs = z(n) * z(n), per_head = z(h) * pairs * (2 + (s.score == ScoreKind::additive ? z(da) : 0));
+  const std::size_t by_token = z(n) * (z(d) * 6 + z(h) * z(2 * dk + 2 * dv));
+  const std::size_t weights = (ed ? z(d) * z(2 * d) : z(d) * z(h) * z(2 * dk + dv) + (w_o ? z(h) * z(dv) * z(d) : 0)) +
+                              (s.score == ScoreKind::general ? z(dk) * z(dk) : 0) +
+                              (s.score == ScoreKind::additive ? z(dk) * z(da) * 2 + z(da) : 0);
+  const std::size_t cells = per_head + pairs + by_token + weights;
   if (cells > limits::max_trace_cells) {
-    return error_at("", "this spec's trace would hold about " + std::to_string(cells) + " numbers; the limit is " +
-                            std::to_string(limits::max_trace_cells) + " (fewer tokens, heads or a smaller d_model)");
+    return error_at(pairs * z(h) > by_token + weights ? tokens_key : "d_model",
+                    "this spec's trace would hold about " + std::to_string(cells) + " numbers; the limit is " +
+                        std::to_string(limits::max_trace_cells) + " (fewer tokens, heads or a smaller d_model)");
   }
   return s;
 }

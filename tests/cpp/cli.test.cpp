@@ -77,6 +77,9 @@ TEST_CASE("bad input: one line on stderr, exit 2", "[cli][errors]") {
       {"random --seed 1 --dist normal --shape 2", "", "attention-cli: random: --shape must be R,C with R*C from 1 to 8000000\n"},
       {"random --seed 1 --dist normal --shape 100000,100000", "", "attention-cli: random: --shape must be R,C with R*C from 1 to 8000000\n"},
       {"random --seed", "", "attention-cli: random: --seed needs a value\n"},
+      {"run /tmp", "", "attention-cli: cannot read /tmp: it is a directory\n"},
+      {"'fly\nhigh'", "", "attention-cli: unknown command \"fly\\u000ahigh\" (run, numpy, random, train, --help)\n"},
+      {"random --seed 1 '--\nshape' 2,2", "", "attention-cli: random: unknown option --\\u000ashape\n"},
   };
   for (const auto& b : cases) {
     DYNAMIC_SECTION(b.args << " <<< " << b.input) {
@@ -116,4 +119,17 @@ TEST_CASE("extreme but valid specs exit 0 with a finite trace", "[cli][robustnes
       CHECK(json::parse(r.out).contains("output"));
     }
   }
+}
+
+TEST_CASE("a reader that goes away is one line and exit 2, not a signal", "[cli][errors]") {
+  // `attention-cli random ... | head -c 10`: the writes after head exits fail with EPIPE.
+  const std::string base = "/tmp/attention-cli-pipe-" + std::to_string(::getpid());
+  const std::string cmd = "(" + std::string(ATTENTION_CLI) + " random --seed 1 --dist normal --shape 2000,100 2> " + base +
+                          ".err; echo $? > " + base + ".status) | head -c 10 > /dev/null";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  const auto slurp = [](const std::string& p) { std::ifstream f(p); std::stringstream s; s << f.rdbuf(); return s.str(); };
+  CHECK(slurp(base + ".status") == "2\n");
+  CHECK(slurp(base + ".err") == "attention-cli: cannot write the output: Broken pipe\n");
+  std::remove((base + ".status").c_str());
+  std::remove((base + ".err").c_str());
 }

@@ -34,14 +34,19 @@ TEST_CASE("values near overflow (1e150) stay finite", "[robustness]") {
   CHECK(t["weights"][0][0][0].get<double>() == 1.0);
 }
 
-TEST_CASE("values past overflow are a clear error", "[robustness][errors]") {
+TEST_CASE("values past overflow are a clear error naming the key to change", "[robustness][errors]") {
   const json t = traced(R"({"X": [[1e300, 1e300]], "W_q": [[1e300, 0], [0, 1]]})");
   REQUIRE(t.contains("error"));
-  CHECK(t["error"]["message"] == "the projections Q, K, V overflow; use smaller values in X or the weights");
+  CHECK(t["error"]["message"] == "X: the projections Q, K, V overflow; use smaller values in X or the weights");
+  CHECK(t["error"]["field"] == "X");
   const json s = traced(R"({"X": [[1e160, 1e160]], "W_q": [[1,0],[0,1]], "W_k": [[1,0],[0,1]], "score": "dot"})");
-  CHECK(s["error"]["message"] == "the scores of head 1 overflow; use smaller values, a smaller scale or a higher temperature");
+  CHECK(s["error"]["message"] == "X: the scores of head 1 overflow; use smaller values, a smaller scale or a higher temperature");
   const json r = traced(R"({"X": [[1.5e308, 1.5e308]], "W_q": [[0,0],[0,0]], "W_k": [[0,0],[0,0]], "W_v": [[1,0],[0,1]], "residual": true})");
-  CHECK(r["error"]["message"] == "the residual sum overflows; use smaller values");
+  CHECK(r["error"]["message"] == "residual: the residual sum overflows; use smaller values");
+  CHECK(traced(R"({"sentence": "a b c d", "temperature": 1e-320})")["error"]["field"] == "temperature");
+  CHECK(traced(R"({"sentence": "a b c d", "scale": 1e308, "X": [[9,9],[9,9],[9,9],[9,9]]})")["error"]["field"] == "scale");
+  const json e = traced(R"({"mode": "encoder_decoder", "score": "dot", "decoder_state": [1e200], "annotations": [[1e200]]})");
+  CHECK(e["error"]["message"] == "annotations: the scores overflow; use smaller values, a smaller scale or a higher temperature");
 }
 
 TEST_CASE("subnormal inputs give finite, uniform weights", "[robustness]") {
@@ -65,16 +70,32 @@ TEST_CASE("temperature 1e-6 and huge scales: finite or a clear error", "[robustn
     for (const auto& w : row) top = std::max(top, w.get<double>());
     CHECK(top > 0.999);  // nearly hard attention
   }
-  CHECK(finite_or_clear_error(traced(R"({"sentence": "a b c d", "temperature": 1e-300})")));
-  CHECK(finite_or_clear_error(traced(R"({"sentence": "a b c d", "scale": 1e300})")));
-  CHECK(finite_or_clear_error(traced(R"({"sentence": "a b c d", "scale": -1e300, "score": "additive"})")));
-  CHECK(all_finite(traced(R"({"sentence": "a b c d", "scale": 0})")));
+  CHECK(all_finite(traced(R"({"sentence": "a b c d", "temperature": 1e-300})")));  // scores of order 1e300: still finite
+  CHECK(all_finite(traced(R"({"sentence": "a b c d", "scale": 1e300})")));
+  CHECK(all_finite(traced(R"({"sentence": "a b c d", "scale": -1e300, "score": "additive"})")));
+  const json flat = traced(R"({"sentence": "a b c d", "scale": 0})");
+  REQUIRE(all_finite(flat));
+  CHECK(flat["weights"][0][2][3].get<double>() == 0.25);  // every score 0: uniform
 }
 
 TEST_CASE("layer norm of a constant row is zero, not NaN", "[robustness]") {
   const json t = traced(R"({"X": [[1, 1], [1, 1]], "W_q": [[0,0],[0,0]], "W_k": [[0,0],[0,0]], "W_v": [[0,0],[0,0]], "layer_norm": true})");
   REQUIRE(all_finite(t));
   CHECK(t["normalized"][0][0].get<double>() == 0.0);
+}
+
+TEST_CASE("layer norm of values near overflow is finite and right", "[robustness]") {
+  // Regression: the row's sum and squares overflowed, giving NaN (1e308) or zeros (1e200).
+  const std::string zero = R"("W_q": [[0,0],[0,0]], "W_k": [[0,0],[0,0]], "W_v": [[1,0],[0,1]], "layer_norm": true)";
+  const json big = traced(R"({"X": [[1e308, 1e308]], )" + zero + "}");
+  REQUIRE(all_finite(big));
+  CHECK(big["normalized"] == json::parse("[[0.0, 0.0]]"));
+  for (const auto& [x, first] : {std::pair{"[[1e200, -1e200]]", 1.0}, std::pair{"[[-3e307, 1e307]]", -1.0}}) {
+    const json t = traced(R"({"X": )" + std::string(x) + ", " + zero + "}");
+    REQUIRE(all_finite(t));
+    CHECK(t["normalized"][0][0].get<double>() == Approx(first).epsilon(1e-12));
+    CHECK(t["normalized"][0][1].get<double>() == Approx(-first).epsilon(1e-12));
+  }
 }
 
 TEST_CASE("a random sweep of specs: every trace finite or one clear line", "[robustness][property]") {

@@ -95,7 +95,30 @@ TEST_CASE("the trace size is bounded before any work", "[spec][limits]") {
   const auto r = parse_spec_text(R"({"heads": 64, "d_model": 1024, "sentence": ")" + words + "\"}");
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().message.find("numbers; the limit is 8000000") != std::string::npos);
+  CHECK(r.error().field == "sentence");  // the page shows it beside the sentence
   CHECK(parse_spec_text(R"({"heads": 8, "d_model": 512, "sentence": ")" + words.substr(0, 512) + "\"}").ok());
+}
+
+TEST_CASE("every limit of limits.hpp is enforced with a message that cites it", "[spec][limits][errors]") {
+  const auto many = [](int k, const std::string& item) {
+    std::string out;
+    for (int i = 0; i < k; ++i) out += (i ? "," : "") + item;
+    return out;
+  };
+  CHECK(error_of(R"({"tokens": [)" + many(513, R"("w")") + "]}") == "tokens: has 513 tokens; the limit is 512");
+  CHECK(error_of(R"({"X": [)" + many(513, "[1]") + "]}") == "X: has 513 rows; the limit is 512 tokens");
+  CHECK(error_of(R"({"sentence": ")" + std::string(257, 'a') + "\"}")== "sentence: has a token of 257 bytes; the limit is 256");
+  CHECK(error_of(R"({"X": [[)" + many(3000, "0") + "]," + many(2699, "[0]") + "]}") ==
+        "X: is 2700 x 3000; the limit is 8000000 numbers");
+  CHECK(error_of(R"({"mode": "encoder_decoder", "annotations": [[1]], "decoder_state": [)" + many(2049, "1") + "]}") ==
+        "decoder_state: has 2049 entries; the limit is 2048");
+  CHECK(error_of(R"({"d_k": 1025})") == "d_k: must be a whole number from 1 to 1024, got 1025");
+  CHECK(error_of(R"({"d_v": 1025})") == "d_v: must be a whole number from 1 to 1024, got 1025");
+  CHECK(error_of(R"({"score": "additive", "d_a": 1025})") == "d_a: must be a whole number from 1 to 1024, got 1025");
+  CHECK(error_of(R"({"heads": 65, "d_k": 1})") == "heads: must be a whole number from 1 to 64, got 65");
+  CHECK(error_of(R"({"weight_init": "int:2147483649"})") == "weight_init: int:N needs N from 1 to 2147483648, got \"int:2147483649\"");
+  CHECK(error_of(R"({"mask": "window:10000"})") == "mask: window:D needs a whole number D from 0 to 9999, got \"window:10000\"");
+  CHECK(parse_spec_text(R"({"mask": "window:9999"})").ok());
 }
 
 TEST_CASE("the settings table lists every key once", "[spec]") {

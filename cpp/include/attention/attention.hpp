@@ -48,4 +48,7 @@ Matrix sinusoidal_encoding(long n, long d);  // (n, d)
 template <class T>
 MatrixT<T> layer_norm_rows(const MatrixT<T>& x);
 
+// The key to blame when scores overflow, so the page can show the message beside it.
+std::string score_overflow_field(const Spec& spec);
+
 }  // namespace attention
