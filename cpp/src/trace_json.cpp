@@ -35,9 +35,7 @@ class Numbers {
   json matrix(const Matrix& m) const {
     if (!packed_) return matrix_json(m);
     json ref = {{"@", packed_->size()}, {"shape", {m.rows(), m.cols()}}};
-    for (long r = 0; r < m.rows(); ++r) {
-      for (long c = 0; c < m.cols(); ++c) packed_->push_back(m(r, c));
-    }
+    packed_->insert(packed_->end(), m.data(), m.data() + m.size());  // row-major: already in order
     return ref;
   }
 

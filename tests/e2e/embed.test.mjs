@@ -155,8 +155,8 @@ test('inside a sandboxed iframe (allow-scripts only)', async () => {
   await frame.locator('button[data-action="share"]').click();  // no clipboard here: the link is shown instead
   assert.match(await frame.locator('textarea.share').inputValue(), /sentence=sandboxed/);
   // No worker can start in an opaque origin: a long sentence is computed on the page instead.
-  await frame.locator('#c-sentence').fill(Array.from({ length: 200 }, (_, i) => `w${i}`).join(' '));
-  await frame.locator('ap-heatmap[key="weights"] .title small', { hasText: '200 × 200' }).first().waitFor();
+  await frame.locator('#c-sentence').fill(Array.from({ length: 480 }, (_, i) => `w${i}`).join(' '));
+  await frame.locator('ap-heatmap[key="weights"] .title small', { hasText: '480 × 480' }).first().waitFor();
   await done(page);
 });
 

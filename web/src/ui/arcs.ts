@@ -1,11 +1,22 @@
 // BertViz-style head view: queries on the left, keys on the right, a line for every weight
-// with its opacity the weight. Hovering or focusing a token keeps only its lines.
-import { LitElement, css as style, html, svg, nothing } from 'lit';
+// with its opacity the weight. Hovering or focusing a token keeps only its lines. Past a few
+// dozen tokens, each token keeps its strongest lines only: thousands of SVG lines would cost
+// more per keystroke than everything else on the page, and could not be told apart anyway.
+import { css as style, html, svg, nothing } from 'lit';
 import { short } from './colour.js';
+import { DeferredElement } from './deferred.js';
 
 const PALETTE = ['#3b6fb6', '#d1495b', '#2e933c', '#b8860b', '#7a4fb3', '#0f8b8d', '#c2571a', '#5c5c5c'];
+const ALL_LINES_UP_TO = 24;  // tokens; beyond, the strongest STRONGEST lines of each token and head
+const STRONGEST = 4;
 
-export class Arcs extends LitElement {
+/** The keys a query row draws lines to: weights of at least 0.01, the strongest few when n is large. */
+function drawn(row: number[]): number[] {
+  const keys = row.map((_, j) => j).filter((j) => row[j] >= 0.01);
+  return row.length <= ALL_LINES_UP_TO ? keys : keys.sort((a, b) => row[b] - row[a]).slice(0, STRONGEST);
+}
+
+export class Arcs extends DeferredElement {
   static properties = {
     tokens: { attribute: false }, weights: { attribute: false }, head: { type: Number },
     active: { state: true },
@@ -38,9 +49,8 @@ export class Arcs extends LitElement {
       const w = this.weights[h];
       for (let i = 0; i < n; i++) {
         if (this.active >= 0 && i !== this.active) continue;
-        for (let j = 0; j < n; j++) {
+        for (const j of drawn(w[i])) {
           const a = w[i][j];
-          if (a < 0.01) continue;
           lines.push(svg`<line x1=${left + 6} y1=${y(i) - 4} x2=${right - 6} y2=${y(j) - 4}
             stroke=${PALETTE[h % PALETTE.length]} stroke-width=${1 + 3 * a} stroke-opacity=${Math.min(1, a * (heads.length > 1 ? 0.8 : 1))}>
             <title>${this.tokens[i]} → ${this.tokens[j]}: ${short(a)} (head ${h + 1})</title></line>`);
@@ -57,7 +67,8 @@ export class Arcs extends LitElement {
       ${this.tokens.map((_, i) => label(i, left, 'end', 'query'))}
       ${this.tokens.map((_, i) => label(i, right, 'start', 'key'))}
     </svg>
-    ${heads.length > 1 ? html`<p class="note">${heads.map((h) => html`<span class="key"><i style="background:${PALETTE[h % PALETTE.length]}"></i>head ${h + 1}</span>`)}</p>` : nothing}`;
+    ${heads.length > 1 ? html`<p class="note">${heads.map((h) => html`<span class="key"><i style="background:${PALETTE[h % PALETTE.length]}"></i>head ${h + 1}</span>`)}</p>` : nothing}
+    ${n > ALL_LINES_UP_TO ? html`<p class="note">With ${n} tokens, each token shows its ${STRONGEST} strongest links per head.</p>` : nothing}`;
   }
 }
 

@@ -2,14 +2,15 @@
 // the cells when they fit. It is a real <table> (the screen-reader alternative is the table
 // itself) with one roving tab stop and arrow keys; past a few thousand cells it draws on a
 // canvas instead of creating a DOM node per cell.
-import { LitElement, css as style, html, nothing, type PropertyValues } from 'lit';
+import { css as style, html, nothing, type PropertyValues } from 'lit';
 import { VIRIDIS_256, bounds, css, gradient, ink, short, full, viridis } from './colour.js';
+import { DeferredElement } from './deferred.js';
 
 const CANVAS_CELLS = 576;  // 24 x 24: beyond it, DOM cells cost more than they show
 
 export interface CellEvent { key: string; head: number; row: number; col: number }
 
-export class Heatmap extends LitElement {
+export class Heatmap extends DeferredElement {
   static properties = {
     key: { type: String, reflect: true }, label: { type: String }, caption: { type: String },
     matrix: { attribute: false }, rows: { attribute: false }, cols: { attribute: false },
@@ -125,41 +126,8 @@ export class Heatmap extends LitElement {
     this.emit('cell-edit', this.focusRow, this.focusCol, { value: v });
   }
 
-  // Only heatmaps on screen update in the frame after a keystroke; the others catch up in idle
-  // time, a few per slot (see later()). A page of twenty matrices then costs what the two or
-  // three in view cost, and no long task blocks typing.
-  deferred = false;
-  private onScreen = false;
-  private catchUp = false;
-  private observer = typeof IntersectionObserver === 'undefined' ? null : new IntersectionObserver(([entry]) => {
-    this.onScreen = entry.isIntersecting;
-    if (this.onScreen && this.deferred) this.flush();
-  }, { rootMargin: '100px' });
-
-  connectedCallback() {
-    super.connectedCallback();
-    this.observer?.observe(this);
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.observer?.disconnect();
-  }
-
-  /** Draws the numbers it holds now, if it put them off. */
-  flush() {
-    if (!this.deferred) return;
-    this.catchUp = true;
-    this.requestUpdate();
-    this.performUpdate();  // now, not in a microtask: the idle slot's clock must see its cost
-  }
-
-  protected shouldUpdate(changed: PropertyValues) {
-    const now = !this.hasUpdated || this.onScreen || this.catchUp || !this.observer || changed.has('editing') || changed.has('asTable');
-    this.catchUp = false;
-    this.deferred = !now;
-    if (!now) later(this);
-    return now;
+  protected urgent(changed: PropertyValues) {
+    return changed.has('editing') || changed.has('asTable');
   }
 
   protected updated(changed: PropertyValues) {
@@ -254,24 +222,6 @@ export class Heatmap extends LitElement {
       ${this.editError ? html`<div class="error" role="alert">${this.editError}</div>` : nothing}
     </div>`;
   }
-}
-
-// Heatmaps that put their update off, drawn in idle time so that none stays stale for long.
-const waiting = new Set<Heatmap>();
-const idle: (f: (d?: { timeRemaining(): number }) => void) => void =
-  typeof requestIdleCallback === 'function' ? (f) => requestIdleCallback(f, { timeout: 300 }) : (f) => setTimeout(f, 16);
-function later(h: Heatmap) {
-  if (waiting.size === 0) idle(drain);
-  waiting.add(h);
-}
-function drain(deadline?: { timeRemaining(): number }) {
-  for (const h of waiting) {
-    if (deadline && deadline.timeRemaining() < 4) break;
-    waiting.delete(h);
-    h.flush();
-    if (!deadline) break;
-  }
-  if (waiting.size) idle(drain);
 }
 
 customElements.get('ap-heatmap') || customElements.define('ap-heatmap', Heatmap);

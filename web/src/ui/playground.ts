@@ -13,6 +13,7 @@ import { refusal, settingControl } from './control.js';
 import { attributeOf, copyText, elementSnippet, iframeSnippet } from './share.js';
 import { download, svgToPNG, toCSV, toJSON, toPNG, toSVG, type MatrixData } from './export.js';
 import './heatmap.js';
+import type { Arcs } from './arcs.js';
 import './arcs.js';
 import './derivation.js';
 
@@ -24,8 +25,9 @@ const ERROR_HOME: Record<string, string> = { tokens: 'sentence', layer_norm: 're
 // Attributes mirror the settings table (d_model -> d-model) and the editable matrices (W_q -> w-q).
 const KEY_OF_ATTRIBUTE = new Map([...SETTINGS.map((d) => d.key), ...MATRIX_KEYS].map((k) => [attributeOf(k), k]));
 // Traces past this many numbers are computed in a Web Worker (the page stays responsive);
-// smaller ones on the spot, where the round trip would cost more than the run.
-const BACKGROUND_CELLS = 40_000;
+// smaller ones on the spot, where the round trip would cost more than the run (at 128 tokens
+// and 4 heads, about 200,000 numbers: 5 ms here, 20 ms through the worker).
+const BACKGROUND_CELLS = 400_000;
 function estimatedCells(spec: Spec): number {
   const n = spec.tokens?.length ?? (spec.sentence ?? '').split(/\s+/).length;
   const d = spec.d_model ?? 4, heads = spec.heads ?? 1;
@@ -270,7 +272,8 @@ export class AttentionPlayground extends LitElement {
   }
 
   private async exportArcs(format: string, e: Event) {
-    const arcs = (e.target as HTMLElement).closest('.matrix')?.querySelector('ap-arcs');
+    const arcs = (e.target as HTMLElement).closest('.matrix')?.querySelector<Arcs>('ap-arcs');
+    arcs?.flush();  // drawn now, if it put off the latest weights
     const svg = arcs?.shadowRoot?.querySelector('svg');
     if (!svg) return;
     const clone = svg.cloneNode(true) as SVGSVGElement;

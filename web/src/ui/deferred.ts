@@ -1,0 +1,66 @@
+// Views that draw only while on screen. Off screen, an update is put off and done in idle
+// time, a few per slot, so that none stays stale for long: a page of twenty matrices and an
+// arc view then costs, per keystroke, what the two or three in view cost, and no long task
+// blocks typing.
+import { LitElement, type PropertyValues } from 'lit';
+
+export class DeferredElement extends LitElement {
+  deferred = false;  // an update is waiting for the element to come on screen or for idle time
+  private onScreen = false;
+  private catchUp = false;
+  private observer = typeof IntersectionObserver === 'undefined' ? null : new IntersectionObserver(([entry]) => {
+    this.onScreen = entry.isIntersecting;
+    if (this.onScreen && this.deferred) this.flush();
+  }, { rootMargin: '100px' });
+
+  connectedCallback() {
+    super.connectedCallback();
+    this.observer?.observe(this);
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.observer?.disconnect();
+    waiting.delete(this);
+  }
+
+  /** Draws what it holds now, if it put that off. */
+  flush() {
+    if (!this.deferred) return;
+    this.catchUp = true;
+    this.requestUpdate();
+    this.performUpdate();  // now, not in a microtask: the idle slot's clock must see its cost
+  }
+
+  /** Changes that must show at once, on screen or not (a cell being edited, say). */
+  protected urgent(_changed: PropertyValues): boolean {
+    return false;
+  }
+
+  protected shouldUpdate(changed: PropertyValues) {
+    const now = !this.hasUpdated || this.onScreen || this.catchUp || !this.observer || this.urgent(changed);
+    this.catchUp = false;
+    this.deferred = !now;
+    if (!now) later(this);
+    return now;
+  }
+}
+
+const waiting = new Set<DeferredElement>();
+const idle: (f: (d?: { timeRemaining(): number }) => void) => void =
+  typeof requestIdleCallback === 'function' ? (f) => requestIdleCallback(f, { timeout: 300 }) : (f) => setTimeout(f, 16);
+
+function later(el: DeferredElement) {
+  if (waiting.size === 0) idle(drain);
+  waiting.add(el);
+}
+
+function drain(deadline?: { timeRemaining(): number }) {
+  for (const el of waiting) {
+    if (deadline && deadline.timeRemaining() < 4) break;
+    waiting.delete(el);
+    el.flush();
+    if (!deadline) break;
+  }
+  if (waiting.size) idle(drain);
+}
