@@ -54,12 +54,38 @@ test('one head against several: the right side shows every head, and Embed gives
   await page.locator(`${compare} button[data-action="embed"]`).click();
   const snippet = await page.locator(`${compare} textarea.share`).inputValue();
   assert.match(snippet, /<iframe src="[^"]*compare\/#compare=heads/);
+  const iframe = snippet.match(/<iframe[^>]*><\/iframe>/)[0];
+  const framed = await env.page();
+  await framed.setContent(`<!doctype html><html lang="en"><head><title>post</title></head><body>${iframe}</body></html>`);
+  await framed.frameLocator('iframe').locator(`${compare} [data-side]:nth-child(2) ap-heatmap[key="weights"] >> nth=3`).waitFor();
+  await done(framed);
   const element = snippet.slice(snippet.indexOf('<script'));
   assert.match(element, /<attention-compare compare="heads" sentence="a b c" d-model="8"><\/attention-compare>/);
   const embedded = await env.page();
   await embedded.setContent(`<!doctype html><html lang="en"><head><title>post</title></head><body>${element.replace(/src="[^"]*"/, `src="${env.base}attention-playground.js"`)}</body></html>`);
   await embedded.locator(`${compare} ap-heatmap[key="difference"]`).waitFor();
   await done(embedded);
+  await done(page);
+});
+
+test('Share gives a link that opens the same comparison', async () => {
+  const page = await env.page();
+  await page.goto(`${env.base}compare/`);
+  await page.locator(`${compare} ap-heatmap[key="difference"]`).waitFor();
+  await page.selectOption(`${compare} #c-compare`, 'attention');
+  await page.fill(`${compare} #c-sentence`, 'shared with a friend');
+  await page.fill(`${compare} #c-seed`, '12');
+  await page.locator(`${compare} button[data-action="share"]`).click();
+  const link = await page.locator(`${compare} textarea.share`).inputValue();
+  assert.match(link, /compare\/#/);
+  const shown = await detailOf(page);
+  const again = await env.page();
+  await again.goto(link);
+  await again.locator(`${compare} ap-heatmap[key="difference"]`).waitFor();
+  await again.waitForFunction((sel) => document.querySelector(sel).traces?.[0].tokens.length === 4, compare);
+  assert.deepEqual(await detailOf(again), shown);
+  assert.deepEqual(await cells(again, 'difference', 0, compare), await cells(page, 'difference', 0, compare));
+  await done(again);
   await done(page);
 });
 

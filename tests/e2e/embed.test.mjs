@@ -129,6 +129,17 @@ test('random and malformed hashes never blank the page', async () => {
     }));
     assert.ok(shown.heatmaps > 0 || shown.said.length > 0, `blank page for #${hash}`);
   }
+  // A key it cannot read is named in a note, and left at its default: the rest of the link holds.
+  await page.goto(`${env.base}#sentence=a+link+with+one+bad+key&d_model=6`);
+  await ready(page);
+  const good = await specOf(page);
+  for (const [hash, key] of [['seed=-1', 'seed'], ['heads=0', 'heads'], ['X=not-json', 'X'], ['score=cosine', 'score']]) {
+    await page.goto(`${env.base}#sentence=a+link+with+one+bad+key&d_model=6&${hash}`);
+    await ready(page);
+    assert.match(await page.locator('.note').first().innerText(), new RegExp(`not understood.*${key}`), hash);
+    assert.deepEqual(await specOf(page), good, hash);
+    assert.deepEqual(await cells(page, 'weights'), core.run(good).weights[0]);
+  }
   await done(page);
 });
 
@@ -140,6 +151,12 @@ test('under a strict Content-Security-Policy (no unsafe-eval, no inline script)'
   assert.match(response.headers()['content-security-policy'], /script-src 'self' 'wasm-unsafe-eval'/);
   await ready(page);
   assert.deepEqual(await cells(page, 'weights'), core.run(await specOf(page)).weights[0]);
+  // the other pages too: training in its worker, the comparison with its entropy plot
+  await page.goto(env.base + 'csp/learn/#task=copy&seed=2');
+  await page.locator('attention-trainer button[data-action="step100"]:not([disabled])').click();
+  await page.waitForFunction(() => document.querySelector('attention-trainer').snapshot?.step === 100);
+  await page.goto(env.base + 'csp/compare/#compare=scaling');
+  await page.locator('attention-compare .chart svg polyline').first().waitFor();
   assert.deepEqual(violations, []);
   await done(page);
 });
@@ -198,18 +215,34 @@ test('exports hold the numbers on screen', async () => {
   for (const v of trace.weights[1].flat()) assert.ok(svg.includes(`<title>${v}</title>`));
   const png = (await save('png')).body;
   assert.deepEqual([...png.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10]);
+  // drawn at twice the SVG's size, each cell in the colour the SVG gives it
+  const [width, height] = [Number(svg.match(/width="(\d+)"/)[1]), Number(svg.match(/height="(\d+)"/)[1])];
+  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [2 * width, 2 * height]);
+  const rects = [...svg.matchAll(/<rect x="(\d+)" y="(\d+)"[^>]*fill="rgb\((\d+) (\d+) (\d+)\)"/g)].map((m) => m.slice(1).map(Number));
+  const pixels = await page.evaluate(async ({ data, at }) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${data}`;
+    await img.decode();
+    const g = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height }).getContext('2d');
+    g.drawImage(img, 0, 0);
+    return at.map(([x, y]) => [...g.getImageData(2 * x + 3, 2 * y + 3, 1, 1).data.slice(0, 3)]);
+  }, { data: png.toString('base64'), at: rects.map(([x, y]) => [x, y]) });
+  assert.deepEqual(pixels, rects.map((r) => r.slice(2)));
   await weights.locator('button[data-format="numpy"]').click();
   assert.equal(await page.locator('textarea.numpy').inputValue(), core.numpy(spec));
   const arcs = page.locator('.matrix').filter({ has: page.locator('ap-arcs') });
   await arcs.locator('summary').click();
   const [d] = await Promise.all([page.waitForEvent('download'), arcs.locator('button[data-format="svg"]').click()]);
-  assert.match(readFileSync(await d.path(), 'utf8'), /<line /);
+  // a line per weight of at least 0.01, in every head, its opacity the weight (0.8 of it with two heads)
+  const opacities = [...readFileSync(await d.path(), 'utf8').matchAll(/<line [^>]*stroke-opacity="([\d.e-]+)"/g)].map((m) => Number(m[1]));
+  const expected = trace.weights.flat(2).filter((w) => w >= 0.01).map((w) => Math.min(1, 0.8 * w));
+  assert.deepEqual(opacities.sort(), expected.sort());
   await done(page);
 });
 
 test('axe-core finds no accessibility violations, light and dark, wide and phone', async () => {
   const axe = readFileSync(new URL('node_modules/axe-core/axe.min.js', root), 'utf8');
-  for (const [width, scheme, url] of [[1280, 'light', ''], [390, 'dark', ''], [1280, 'light', 'examples/'],
+  for (const [width, scheme, url] of [[1280, 'light', ''], [390, 'dark', ''], [1280, 'light', 'examples/'], [390, 'light', 'examples/'],
     [1280, 'dark', '#mode=encoder_decoder&score=additive'], [1280, 'light', '#heads=2&d_model=8&mask=causal&residual=true'],
     [1280, 'light', 'learn/'], [390, 'dark', 'learn/#task=sort'], [1280, 'dark', 'compare/'], [390, 'light', 'compare/#compare=heads']]) {
     const page = await env.page({ viewport: { width, height: 900 }, colorScheme: scheme });
@@ -221,6 +254,8 @@ test('axe-core finds no accessibility violations, light and dark, wide and phone
       return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(' | ')}`);
     });
     assert.deepEqual(result, [], `${width}px ${scheme} ${url}`);
+    // nothing wider than the screen: the page scrolls down, never sideways
+    assert.ok(await page.evaluate((w) => document.documentElement.scrollWidth <= w, width), `${width}px ${url} scrolls sideways`);
     await done(page);
   }
 });

@@ -84,11 +84,22 @@ test('preset: seed 004 shows its printed attention output', async () => {
     [0.74203343, 1.13656778, 0.39453435], [0.75607715, 1.11278575, 0.3567086], [0.79709991, 1.15043165, 0.35333174]];
   const r = maxError(await cells(page, 'output'), printed);
   assert.ok(r.error < 2e-8, `${r.where}: ${r.error}`);
+  // and the digits a reader compares with the article are the ones on screen
+  const shown = (await page.locator('ap-heatmap[key="output"] td[data-row]').allInnerTexts()).map(Number);
+  assert.deepEqual(shown, printed.flat().map((v) => Number(v.toPrecision(3))));
   assert.deepEqual(await cells(page, 'W_q'), [[2, 0, 2], [2, 0, 0], [2, 1, 2]]);
+  await done(page);
+});
+
+test('preset: seed 001 shows "This is book" scaled by 1/√5', async () => {
+  const page = await open();
   await page.click('button[data-preset="seed001"]');
-  await page.waitForFunction(() => document.querySelector('attention-playground').spec.tokens === undefined &&
-    document.querySelector('attention-playground').spec.sentence === 'This is book');
+  await page.waitForFunction(() => document.querySelector('attention-playground').spec.sentence === 'This is book');
+  const spec = await specOf(page);
+  assert.deepEqual(await cells(page, 'X'), [[0.1, -0.3, 0.5, -0.2, 0.7], [-0.6, 0.2, 0.9, -0.1, 0.3], [0.8, -0.5, -0.4, 0.6, -0.9]]);
   assert.equal((await cells(page, 'Q'))[0].length, 3);
+  assert.match(await page.locator('#step-scale .fact').innerText(), /scale = 0\.4472136/);
+  assert.deepEqual(await cells(page, 'weights'), core.run(spec).weights[0]);
   await done(page);
 });
 
@@ -110,6 +121,28 @@ test('clicking a weight shows its derivation with the real numbers', async () =>
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelector('attention-playground').shadowRoot.querySelector('ap-derivation')
     .shadowRoot.textContent.includes('“sat” → “sat”'));
+  await done(page);
+});
+
+test('hovering a token keeps its arcs, hovering a step highlights the matrices it reads', async () => {
+  const page = await open();
+  const trace = core.run(await specOf(page));
+  const arcs = page.locator('ap-arcs');
+  await arcs.scrollIntoViewIfNeeded();
+  const strong = (i) => trace.weights[0][i].filter((w) => w >= 0.01).length;
+  const lines = () => arcs.evaluate((el) => [...el.shadowRoot.querySelectorAll('line')].map((l) => Number(l.getAttribute('y1'))));
+  assert.equal((await lines()).length, trace.tokens.map((_, i) => strong(i)).reduce((a, b) => a + b));
+  await arcs.locator('text[aria-label^="query"] >> nth=2').hover();
+  await page.waitForFunction(() => document.querySelector('attention-playground').shadowRoot.querySelector('ap-arcs').active === 2);
+  const kept = await lines();
+  assert.equal(kept.length, strong(2));
+  assert.equal(new Set(kept).size, 1);  // every line leaves token 2
+  await page.locator('#step-project').hover();
+  await page.locator('ap-heatmap[key="X"][highlight]').waitFor();
+  assert.equal(await page.locator('ap-heatmap[highlight]').count(), 1);  // project reads X only
+  await page.locator('#step-weigh').hover();
+  await page.locator('ap-heatmap[key="V"][highlight]').waitFor();
+  assert.equal(await page.locator('ap-heatmap[key="weights"][highlight]').count(), 1);
   await done(page);
 });
 

@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTraining } from '../../dist/attention.js';
-import { start, done } from './harness.mjs';
+import { start, cells, done } from './harness.mjs';
 
 const training = await loadTraining();
 let env;
@@ -37,9 +37,39 @@ test('a few hundred steps in a worker: the loss falls and the accuracy rises', a
   assert.ok(after.metrics.accuracy > before.metrics.accuracy + 0.3, `accuracy ${before.metrics.accuracy} -> ${after.metrics.accuracy}`);
   assert.equal(await stat(page, 'step'), '400');
   assert.ok(after.history.step.length > 10);
-  // The page shows every head's weights for the example: rows sum to 1.
+  // Every head's weights for the example are on screen, have changed since step 0, rows sum to 1.
   assert.equal(await page.locator(`${trainer} ap-heatmap`).count(), after.heads);
+  for (let h = 0; h < after.heads; h++) assert.deepEqual(await cells(page, 'train-weights', h, trainer), after.weights[h]);
+  assert.notDeepEqual(after.weights[0], before.weights[0]);
   for (const row of after.weights[0]) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-9);
+  // The curves: a loss line and an accuracy line through every point of the history.
+  const curves = await page.locator(`${trainer} svg polyline`).evaluateAll((ls) => ls.map((l) => l.getAttribute('points').trim().split(/\s+/).length));
+  assert.deepEqual(curves, [after.history.step.length, after.history.step.length]);
+  // The task says what the heads should learn.
+  assert.match(await page.locator(`${trainer} .explain`).innerText(), /L-1-i/);
+  await done(page);
+});
+
+test('Step, the example buttons and the learning rate', async () => {
+  const page = await env.page();
+  await page.goto(`${env.base}learn/#task=sort&seed=5`);
+  await page.locator(`${trainer} button[data-action="play"]:not([disabled])`).waitFor();
+  await page.fill(`${trainer} #c-learning_rate`, '0.01');
+  await page.waitForFunction((sel) => document.querySelector(sel).snapshot?.step === 0 && location.hash.includes('learning_rate=0.01'), trainer);
+  for (let k = 1; k <= 3; k++) {
+    await page.locator(`${trainer} button[data-action="step"]`).click();
+    await page.waitForFunction(([sel, k]) => document.querySelector(sel).snapshot?.step === k, [trainer, k]);
+  }
+  assert.equal(training.start({ task: 'sort', seed: 5, learning_rate: 0.01 }).error, undefined);
+  assert.deepEqual((await snapshotOf(page)).metrics, training.step(3));
+  const shown = await page.locator(`${trainer} .seq tr >> nth=0`).innerText();
+  await page.locator(`${trainer} button[aria-label="next example"]`).click();
+  await page.waitForFunction((sel) => document.querySelector(sel).snapshot?.example === 1, trainer);
+  assert.deepEqual((await snapshotOf(page)).weights, training.snapshot(1).weights);
+  assert.notEqual(await page.locator(`${trainer} .seq tr >> nth=0`).innerText(), shown);
+  await page.locator(`${trainer} button[aria-label="previous example"]`).click();
+  await page.locator(`${trainer} button[aria-label="previous example"]`).click();
+  await page.waitForFunction((sel) => document.querySelector(sel).snapshot?.example === 255, trainer);  // wraps round
   await done(page);
 });
 
