@@ -25,6 +25,7 @@ pages['/attrs.html'] = `<!doctype html><html lang="en"><head><title>attributes</
 <attention-playground id="a" sentence="The FBI is chasing the thief" seed="7" heads="2" d-model="8" mask="causal" controls="sentence,seed" theme="dark"></attention-playground>
 <attention-playground id="b" preset="seed004" view="weights" controls="none" compact></attention-playground>
 <attention-playground id="c" seed="banana" score="cosine"></attention-playground>
+<attention-playground id="d" compact controls="sentence" view="weights"></attention-playground>
 </main></body></html>`;
 
 test('attributes render, reflect changes, and instances share one module', async () => {
@@ -43,6 +44,10 @@ test('attributes render, reflect changes, and instances share one module', async
   assert.equal(a.d_model, 8);
   assert.deepEqual(await weightsIn(page, '#a'), core.run(a).weights);
   assert.equal(await page.locator('#a .control').count(), 2);
+  // the sentence is a control like the others: same ink, and shown in a compact element too
+  const ink = (sel) => page.locator(sel).evaluate((el) => getComputedStyle(el).color);
+  assert.equal(await ink('#a #c-sentence'), await ink('#a #c-seed'));
+  assert.ok(await page.locator('#d #c-sentence').isVisible());
   assert.equal(await page.locator('#a').getAttribute('theme'), 'dark');
   // b: one view, no controls, seed 004's weights
   assert.equal(await page.locator('#b .control').count(), 0);

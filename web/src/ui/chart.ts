@@ -32,7 +32,12 @@ function ticks([lo, hi]: [number, number], log: boolean): number[] {
     for (let v = 2 ** Math.ceil(Math.log2(lo)); v <= hi; v *= 4) out.push(v);
     return out;
   }
-  return [0, 0.25, 0.5, 0.75, 1].map((f) => lo + f * (hi - lo));
+  // Round numbers about a quarter of the range apart (1, 2, 2.5 or 5 times a power of ten).
+  const rough = (hi - lo) / 4, power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= rough * (1 - 1e-9))!;
+  const out = [];
+  for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; k++) out.push(Number((k * step).toPrecision(12)));
+  return out;
 }
 
 export function lineChart(title: string, series: Series[], x: Axis, left: Axis, right?: Axis): TemplateResult {

@@ -392,7 +392,7 @@ export class AttentionPlayground extends LitElement {
         @mouseenter=${() => (this.step = s.id)} @mouseleave=${() => (this.step = '')} @focusin=${() => (this.step = s.id)}>
       <h2><span class="num">${i + 1}</span> ${s.title}</h2>
       <p class="formula">${s.formula}</p>
-      <p class="text">${s.text}</p>${extra}
+      <p class="about">${s.text}</p>${extra}
       <div class="matrices">${s.shows.map((k) => (ed ? this.showEncoderDecoder(k) : this.showSelf(k)))}</div>
     </section>`;
   }
@@ -464,7 +464,7 @@ export class AttentionPlayground extends LitElement {
     .step h2 { font-size: 1.05rem; margin: 0 0 0.2rem; display: flex; align-items: center; gap: 0.5rem; }
     .num { display: inline-grid; place-items: center; width: 1.6em; height: 1.6em; border-radius: 50%; background: var(--ap-fg); color: var(--ap-bg); font-size: 0.8rem; }
     .formula { font-family: var(--ap-mono); font-size: 0.88rem; margin: 0.2rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }
-    .text { margin: 0.2rem 0 0.6rem; max-width: 70ch; color: var(--ap-muted); }
+    .about { margin: 0.2rem 0 0.6rem; max-width: 70ch; color: var(--ap-muted); }
     .fact { font-family: var(--ap-mono); font-size: 0.85rem; }
     .matrices { display: flex; flex-wrap: wrap; gap: 0.8rem 1.2rem; align-items: flex-start; }
     .matrix { max-width: 100%; }
@@ -479,7 +479,7 @@ export class AttentionPlayground extends LitElement {
     :host([compact]) .layout { min-height: 0; grid-template-columns: minmax(0, 1fr); }
     :host([compact]) .controls { border-right: none; border-bottom: 1px solid var(--ap-line); display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 0.4rem 0.8rem; }
     :host([compact]) .control.text { grid-column: 1 / -1; }
-    :host([compact]) .text { display: none; }
+    :host([compact]) .about { display: none; }
     :host([compact]) .views { padding: 0.6rem; }
     @media (max-width: 760px) {
       .layout { grid-template-columns: minmax(0, 1fr); }
@@ -487,7 +487,6 @@ export class AttentionPlayground extends LitElement {
       .control.text { grid-column: 1 / -1; }
       .header { padding: 0.5rem 0.7rem; }
       .views { padding: 0.6rem 0.6rem 2rem; }
-      .derivation { position: static; }
     }
   `];
 }
