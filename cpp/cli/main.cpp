@@ -1,5 +1,6 @@
 // attention-cli: the core on the command line, for tests, course scripts and notebooks.
 // Every failure is one line on stderr and exit status 2.
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -25,8 +26,8 @@ namespace {
 using attention::json_read::clip;
 using attention::limits::max_spec_bytes;
 
-void usage(std::FILE* to) {
-  std::fputs(
+std::string usage() {
+  std::string text =
       "usage:\n"
       "  attention-cli random --seed S --dist uniform|normal|int:HIGH --shape R,C\n"
       "      print NumPy's np.random.seed(S); rand / randn / randint(HIGH, size=(R, C))\n"
@@ -35,11 +36,13 @@ void usage(std::FILE* to) {
       "  attention-cli train FILE|- [--steps N] [--every K] [--time]\n"
       "      read training settings (JSON), train, print the metrics every K steps (JSON lines);\n"
       "      --time adds the seconds the steps took\n"
-      "\nspec keys (all optional):\n",
-      to);
+      "\nspec keys (all optional):\n";
   for (const auto& s : attention::settings()) {
-    std::fprintf(to, "  %-15s %-9s %s%s%s\n", s.key, s.kind, s.help, *s.fallback ? " Default: " : "", s.fallback);
+    char key[64];
+    std::snprintf(key, sizeof key, "  %-15s %-9s ", s.key, s.kind);
+    text += std::string(key) + s.help + (*s.fallback ? " Default: " : "") + s.fallback + "\n";
   }
+  return text;
 }
 
 int fail(const std::string& line) {
@@ -187,14 +190,11 @@ int cmd_train(int argc, char** argv) {
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   if (argc < 2) {
-    usage(stderr);
+    std::fputs(usage().c_str(), stderr);
     return 2;
   }
   const std::string cmd = argv[1];
-  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    usage(stdout);
-    return 0;
-  }
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") return emit(usage());
   if (cmd == "random") return cmd_random(argc, argv);
   if (cmd == "train") return cmd_train(argc, argv);
   if (cmd != "run" && cmd != "numpy") return fail("unknown command \"" + clip(cmd, 60) + "\" (run, numpy, random, train, --help)");

@@ -40,9 +40,12 @@ MatrixT<T> layer_norm_rows(const MatrixT<T>& x) {
   return y;
 }
 
-std::string score_overflow_field(const Spec& s) {
-  if (s.temperature < 1) return "temperature";
-  if (s.scale) return "scale";
+std::string score_overflow_field(const Spec& s, bool unscaled_finite) {
+  if (unscaled_finite) {  // the factor did it: the larger of its two parts
+    const double scale = std::abs(effective_scale(s)), cold = 1.0 / s.temperature;
+    if (cold > 1 && cold >= scale) return "temperature";
+    if (scale > 1) return "scale";
+  }
   return s.mode == Mode::encoder_decoder ? "annotations" : "X";
 }
 
@@ -122,9 +125,11 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
   for (long i = 0; i < h; ++i) {
     const MatrixT<T> q = t.Q.middleCols(i * dk, dk);
     const MatrixT<T> k = t.K.middleCols(i * dk, dk);
-    MatrixT<T> scores = score_matrix<T>(s, p, q, k) * factor;
+    MatrixT<T> scores = score_matrix<T>(s, p, q, k);
+    const bool unscaled_finite = scores.allFinite();
+    scores *= factor;
     if (!scores.allFinite()) {
-      return error_at(score_overflow_field(s), "the scores of head " + std::to_string(i + 1) +
+      return error_at(score_overflow_field(s, unscaled_finite), "the scores of head " + std::to_string(i + 1) +
                               " overflow; use smaller values, a smaller scale or a higher temperature");
     }
     std::vector<long> empty;

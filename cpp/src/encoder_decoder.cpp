@@ -15,9 +15,11 @@ Result<EncoderDecoderTrace<T>> run_encoder_decoder(const Spec& s) {
   const MatrixT<T> state = p.decoder_state->cast<T>();   // (1, d)
   t.scale = effective_scale(s);
 
-  const MatrixT<T> scores = score_matrix<T>(s, p, state, annotations) * static_cast<T>(t.scale / s.temperature);  // (1, m)
+  MatrixT<T> scores = score_matrix<T>(s, p, state, annotations);  // (1, m)
+  const bool unscaled_finite = scores.allFinite();
+  scores *= static_cast<T>(t.scale / s.temperature);
   if (!scores.allFinite()) {
-    return error_at(score_overflow_field(s), "the scores overflow; use smaller values, a smaller scale or a higher temperature");
+    return error_at(score_overflow_field(s, unscaled_finite), "the scores overflow; use smaller values, a smaller scale or a higher temperature");
   }
   const MatrixT<T> none;
   const MatrixT<T> w = s.hard ? hardmax_rows<T>(scores, none, nullptr) : softmax_rows<T>(scores, none, nullptr);

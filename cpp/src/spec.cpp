@@ -431,18 +431,22 @@ Result<Spec> parse_spec(const json& j) {
     }
   }
 
-  // Bounded work: the whole trace must fit the cell limit. Counted: scores and weights (and
-  // additive's hidden layer) per head, the mask, the token-by-width matrices, the weights.
+  // Bounded work: every spec is measured against the limit before any arithmetic. Counted: the
+  // numbers of the trace (scores and weights per head, the mask, the matrices with a row per
+  // token, the weights) and additive scoring's hidden layer, which is computed but not kept.
   const auto z = [](long v) { return static_cast<std::size_t>(v); };
-  const std::size_t pairs = z(n) * z(n), per_head = z(h) * pairs * (2 + (s.score == ScoreKind::additive ? z(da) : 0));
-  const std::size_t by_token = z(n) * (z(d) * 6 + z(h) * z(2 * dk + 2 * dv));
+  const std::size_t pairs = (ed ? 1 : z(n) * z(h)) * z(n);  // self: n x n per head; encoder-decoder: 1 x m
+  const std::size_t per_pair = 2 + (s.score == ScoreKind::additive ? z(da) : 0);
+  const std::size_t mask = s.mask == MaskKind::none ? 0 : z(n) * z(n);
+  const std::size_t by_token = ed ? z(n) * z(d) * 2 : z(n) * (z(d) * 6 + z(h) * z(2 * dk + 2 * dv));
   const std::size_t weights = (ed ? z(d) * z(2 * d) : z(d) * z(h) * z(2 * dk + dv) + (w_o ? z(h) * z(dv) * z(d) : 0)) +
                               (s.score == ScoreKind::general ? z(dk) * z(dk) : 0) +
                               (s.score == ScoreKind::additive ? z(dk) * z(da) * 2 + z(da) : 0);
-  const std::size_t cells = per_head + pairs + by_token + weights;
+  const std::size_t cells = pairs * per_pair + mask + by_token + weights;
   if (cells > limits::max_trace_cells) {
-    return error_at(pairs * z(h) > by_token + weights ? tokens_key : "d_model",
-                    "this spec's trace would hold about " + std::to_string(cells) + " numbers; the limit is " +
+    const char* typed = has("tokens") || has("sentence") || !inputs ? tokens_key : inputs_key;
+    return error_at(pairs * per_pair + mask > by_token + weights ? typed : "d_model",
+                    "this spec would work through about " + std::to_string(cells) + " numbers; the limit is " +
                         std::to_string(limits::max_trace_cells) + " (fewer tokens, heads or a smaller d_model)");
   }
   return s;

@@ -27,7 +27,7 @@ static __inline__ __m128i __attribute__((__always_inline__, __nodebug__)) ap_cvt
 }
 static __inline__ __m128i __attribute__((__always_inline__, __nodebug__)) ap_cvttpd_epi32(__m128d a) {
   const v128_t in_range = wasm_f64x2_lt(wasm_f64x2_abs((v128_t)a), wasm_f64x2_splat(2147483648.0));
-  const v128_t low = wasm_i32x4_shuffle(in_range, in_range, 0, 2, 4, 4); /* (2 x 64) -> low (2 x 32), then 0 */
+  const v128_t low = wasm_i32x4_shuffle(in_range, wasm_i32x4_splat(0), 0, 2, 4, 4); /* (2 x 64) -> low (2 x 32), upper 0 */
   return wasm_v128_bitselect(wasm_i32x4_trunc_sat_f64x2_zero((v128_t)a),
                              wasm_i32x4_make((int)0x80000000, (int)0x80000000, 0, 0), low);
 }

@@ -45,6 +45,8 @@ TEST_CASE("values past overflow are a clear error naming the key to change", "[r
   CHECK(r["error"]["message"] == "residual: the residual sum overflows; use smaller values");
   CHECK(traced(R"({"sentence": "a b c d", "temperature": 1e-320})")["error"]["field"] == "temperature");
   CHECK(traced(R"({"sentence": "a b c d", "scale": 1e308, "X": [[9,9],[9,9],[9,9],[9,9]]})")["error"]["field"] == "scale");
+  // a small scale (seed 001's 1/sqrt(5)) is not to blame when q.k itself overflows
+  CHECK(traced(R"({"X": [[1e160, 1e160]], "W_q": [[1,0],[0,1]], "W_k": [[1,0],[0,1]], "scale": 0.4472})")["error"]["field"] == "X");
   const json e = traced(R"({"mode": "encoder_decoder", "score": "dot", "decoder_state": [1e200], "annotations": [[1e200]]})");
   CHECK(e["error"]["message"] == "annotations: the scores overflow; use smaller values, a smaller scale or a higher temperature");
 }

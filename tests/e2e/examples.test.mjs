@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { load } from '../../dist/attention.js';
-import { start, cells, done } from './harness.mjs';
+import { start, cells, shownText, done } from './harness.mjs';
 
 const core = await load();
 const dist = new URL('../../dist/', import.meta.url);
@@ -20,9 +20,8 @@ test('the post: 927, "This is book" scaled by 1/√5, and seed 004\'s printed ou
   await page.goto(env.base + 'examples/');
   assert.equal(await page.locator('article attention-playground').count(), 3);
   // 1. seed 000: the scores on screen, digits and all
-  const first = page.locator('#seed000');
-  await first.locator('ap-heatmap[key="scores"] td[data-row]').first().waitFor();
-  assert.deepEqual(await first.locator('ap-heatmap[key="scores"] td[data-row]').allInnerTexts(), ['927', '397', '148', '929']);
+  await page.locator('#seed000 ap-heatmap[key="scores"] td[data-row]').first().waitFor();
+  assert.deepEqual(await shownText(page, 'scores', 0, '#seed000'), ['927', '397', '148', '929']);
   assert.deepEqual((await cells(page, 'context', 0, '#seed000'))[0], core.run(await specOf(page, '#seed000')).context);
   // 2. seed 001: its embeddings, the softmax step of 1/√5-scaled scores
   const second = await specOf(page, '#seed001');
@@ -32,10 +31,8 @@ test('the post: 927, "This is book" scaled by 1/√5, and seed 004\'s printed ou
   // 3. seed 004: the concatenated output, as the article printed it (3 digits on screen)
   const printed = [0.81676354, 1.14873475, 0.33197121, 0.71861207, 1.07919157, 0.3605795,
     0.74203343, 1.13656778, 0.39453435, 0.75607715, 1.11278575, 0.3567086, 0.79709991, 1.15043165, 0.35333174];
-  const third = page.locator('#seed004');
-  await third.locator('ap-heatmap[key="concat"]').scrollIntoViewIfNeeded();
-  await third.locator('ap-heatmap[key="concat"] td[data-row]').first().waitFor();
-  const shown = (await third.locator('ap-heatmap[key="concat"] td[data-row]').allInnerTexts()).map(Number);
+  await page.locator('#seed004 ap-heatmap[key="concat"] td[data-row]').first().waitFor();
+  const shown = (await shownText(page, 'concat', 0, '#seed004')).map(Number);
   assert.deepEqual(shown, printed.map((v) => Number(v.toPrecision(3))));
   await done(page);
 });

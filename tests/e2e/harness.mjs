@@ -37,12 +37,19 @@ export async function start(pages = {}) {
   };
 }
 
+/** A view (heatmap, arcs) scrolled into sight and drawn: views off screen draw in idle time. */
+export async function drawn(locator) {
+  await locator.scrollIntoViewIfNeeded();
+  await locator.evaluate(async (el) => {
+    while (el.deferred || el.isUpdatePending) await new Promise((r) => setTimeout(r, 10));
+  });
+  return locator;
+}
+
 /** The numbers of one heatmap (inside `host`, if given), read from its cells' data-value (full precision). */
 export async function cells(page, key, head = 0, host = '') {
-  const heatmap = page.locator(`${host} ap-heatmap[key="${key}"]`.trim()).nth(head);
-  await heatmap.scrollIntoViewIfNeeded();  // heatmaps off screen draw in idle time
-  return heatmap.evaluate(async (el) => {
-    while (el.deferred || el.isUpdatePending) await new Promise((r) => setTimeout(r, 10));
+  const heatmap = await drawn(page.locator(`${host} ap-heatmap[key="${key}"]`.trim()).nth(head));
+  return heatmap.evaluate((el) => {
     const rows = [];
     for (const td of el.shadowRoot.querySelectorAll('td[data-row]')) {
       const r = Number(td.dataset.row), c = Number(td.dataset.col);
@@ -50,6 +57,12 @@ export async function cells(page, key, head = 0, host = '') {
     }
     return rows;
   });
+}
+
+/** The text of one heatmap's cells, row by row, as a reader sees them. */
+export async function shownText(page, key, head = 0, host = '') {
+  const heatmap = await drawn(page.locator(`${host} ap-heatmap[key="${key}"]`.trim()).nth(head));
+  return heatmap.locator('td[data-row]').allInnerTexts();
 }
 
 export async function ready(page) {

@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/attention.js';
-import { start, cells, ready, done } from './harness.mjs';
+import { start, cells, shownText, drawn, ready, done } from './harness.mjs';
 import { maxError } from '../wasm/compare.mjs';
 
 let env;
@@ -85,7 +85,7 @@ test('preset: seed 004 shows its printed attention output', async () => {
   const r = maxError(await cells(page, 'output'), printed);
   assert.ok(r.error < 2e-8, `${r.where}: ${r.error}`);
   // and the digits a reader compares with the article are the ones on screen
-  const shown = (await page.locator('ap-heatmap[key="output"] td[data-row]').allInnerTexts()).map(Number);
+  const shown = (await shownText(page, 'output')).map(Number);
   assert.deepEqual(shown, printed.flat().map((v) => Number(v.toPrecision(3))));
   assert.deepEqual(await cells(page, 'W_q'), [[2, 0, 2], [2, 0, 0], [2, 1, 2]]);
   await done(page);
@@ -128,9 +128,8 @@ test('hovering a token keeps its arcs, hovering a step highlights the matrices i
   const page = await open();
   const trace = core.run(await specOf(page));
   const arcs = page.locator('ap-arcs');
-  await arcs.scrollIntoViewIfNeeded();
   const strong = (i) => trace.weights[0][i].filter((w) => w >= 0.01).length;
-  const lines = () => arcs.evaluate((el) => [...el.shadowRoot.querySelectorAll('line')].map((l) => Number(l.getAttribute('y1'))));
+  const lines = async () => (await drawn(arcs)).evaluate((el) => [...el.shadowRoot.querySelectorAll('line')].map((l) => Number(l.getAttribute('y1'))));
   assert.equal((await lines()).length, trace.tokens.map((_, i) => strong(i)).reduce((a, b) => a + b));
   await arcs.locator('text[aria-label^="query"] >> nth=2').hover();
   await page.waitForFunction(() => document.querySelector('attention-playground').shadowRoot.querySelector('ap-arcs').active === 2);

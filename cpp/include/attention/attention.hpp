@@ -48,7 +48,8 @@ Matrix sinusoidal_encoding(long n, long d);  // (n, d)
 template <class T>
 MatrixT<T> layer_norm_rows(const MatrixT<T>& x);
 
-// The key to blame when scores overflow, so the page can show the message beside it.
-std::string score_overflow_field(const Spec& spec);
+// The key to blame when scores overflow, so the page can show the message beside it: the
+// scale or the temperature when the scores were finite before them, else the inputs.
+std::string score_overflow_field(const Spec& spec, bool unscaled_finite);
 
 }  // namespace attention
