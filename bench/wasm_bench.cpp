@@ -3,6 +3,7 @@
 // code. bench(n, d, heads, "f32"|"f64", min_runs, min_seconds) -> {"ms": median, "runs": k}.
 #include <emscripten/bind.h>
 
+#include <algorithm>
 #include <string>
 
 #include "kernel_timing.hpp"
@@ -17,8 +18,26 @@ std::string bench_kernel(long n, long d, long heads, const std::string& precisio
   return "{\"ms\": " + std::to_string(t.median_ms) + ", \"runs\": " + std::to_string(t.runs) + "}";
 }
 
+// The largest difference between the float and the double kernel on the timing's inputs: the
+// float path (Eigen's exp through cpp/wasm-compat's conversions) is what the timing measures,
+// so tests/wasm checks it computes the same attention.
+double float_agreement(long n, long d, long heads) {
+  attention::NumpyRandom rng(0);
+  const attention::Matrix X = rng.randn(n, d), Wq = rng.randn(d, d), Wk = rng.randn(d, d), Wv = rng.randn(d, d), Wo = rng.randn(d, d);
+  attention::Workspace<double> wd;
+  attention::Matrix exact;
+  attention::attention_forward<double>(X, Wq, Wk, Wv, heads > 1 ? &Wo : nullptr, heads, wd, exact);
+  attention::Workspace<float> wf;
+  attention::MatrixT<float> approx;
+  const attention::MatrixT<float> Wof = Wo.cast<float>();
+  attention::attention_forward<float>(X.cast<float>(), Wq.cast<float>(), Wk.cast<float>(), Wv.cast<float>(), heads > 1 ? &Wof : nullptr,
+                                      heads, wf, approx);
+  return (approx.cast<double>() - exact).cwiseAbs().maxCoeff() / std::max(1.0, exact.cwiseAbs().maxCoeff());
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_bench) {
   emscripten::function("bench", &bench_kernel);
+  emscripten::function("float_agreement", &float_agreement);
 }
