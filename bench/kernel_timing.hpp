@@ -22,15 +22,26 @@ struct Timing {
   int runs;
 };
 
+// The seeded inputs of every timing: X (n, d) and W_q, W_k, W_v, W_o (d, d).
+template <class T>
+struct KernelInputs {
+  attention::MatrixT<T> X, Wq, Wk, Wv, Wo;
+  explicit KernelInputs(long n, long d) {
+    attention::NumpyRandom rng(0);
+    X = rng.randn(n, d).cast<T>();
+    Wq = rng.randn(d, d).cast<T>(), Wk = rng.randn(d, d).cast<T>(), Wv = rng.randn(d, d).cast<T>(), Wo = rng.randn(d, d).cast<T>();
+  }
+  // out = the kernel on these inputs (W_o with several heads)
+  void run(long heads, attention::Workspace<T>& ws, attention::MatrixT<T>& out) const {
+    attention::attention_forward<T>(X, Wq, Wk, Wv, heads > 1 ? &Wo : nullptr, heads, ws, out);
+  }
+};
+
 template <class T>
 Timing time_kernel(long n, long d, long heads, int min_runs, double min_seconds) {
-  attention::NumpyRandom rng(0);
-  const attention::MatrixT<T> X = rng.randn(n, d).cast<T>();
-  const attention::MatrixT<T> Wq = rng.randn(d, d).cast<T>(), Wk = rng.randn(d, d).cast<T>(), Wv = rng.randn(d, d).cast<T>();
-  const attention::MatrixT<T> Wo = rng.randn(d, d).cast<T>();
+  const KernelInputs<T> in(n, d);
   attention::Workspace<T> ws;
   attention::MatrixT<T> out;
-  const auto* wo = heads > 1 ? &Wo : nullptr;
   const auto now_ms = [] {
 #ifdef __EMSCRIPTEN__
     return emscripten_get_now();  // performance.now()
@@ -40,7 +51,7 @@ Timing time_kernel(long n, long d, long heads, int min_runs, double min_seconds)
   };
   const auto batch_ms = [&](int batch) {
     const double t0 = now_ms();
-    for (int b = 0; b < batch; ++b) attention::attention_forward<T>(X, Wq, Wk, Wv, wo, heads, ws, out);
+    for (int b = 0; b < batch; ++b) in.run(heads, ws, out);
     return now_ms() - t0;
   };
   batch_ms(3);  // warm-up: allocates the workspace, lets a JIT tier up

@@ -22,16 +22,12 @@ std::string bench_kernel(long n, long d, long heads, const std::string& precisio
 // float path (Eigen's exp through cpp/wasm-compat's conversions) is what the timing measures,
 // so tests/wasm checks it computes the same attention.
 double float_agreement(long n, long d, long heads) {
-  attention::NumpyRandom rng(0);
-  const attention::Matrix X = rng.randn(n, d), Wq = rng.randn(d, d), Wk = rng.randn(d, d), Wv = rng.randn(d, d), Wo = rng.randn(d, d);
   attention::Workspace<double> wd;
   attention::Matrix exact;
-  attention::attention_forward<double>(X, Wq, Wk, Wv, heads > 1 ? &Wo : nullptr, heads, wd, exact);
+  bench::KernelInputs<double>(n, d).run(heads, wd, exact);
   attention::Workspace<float> wf;
   attention::MatrixT<float> approx;
-  const attention::MatrixT<float> Wof = Wo.cast<float>();
-  attention::attention_forward<float>(X.cast<float>(), Wq.cast<float>(), Wk.cast<float>(), Wv.cast<float>(), heads > 1 ? &Wof : nullptr,
-                                      heads, wf, approx);
+  bench::KernelInputs<float>(n, d).run(heads, wf, approx);
   return (approx.cast<double>() - exact).cwiseAbs().maxCoeff() / std::max(1.0, exact.cwiseAbs().maxCoeff());
 }
 

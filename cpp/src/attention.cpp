@@ -125,11 +125,9 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
   for (long i = 0; i < h; ++i) {
     const MatrixT<T> q = t.Q.middleCols(i * dk, dk);
     const MatrixT<T> k = t.K.middleCols(i * dk, dk);
-    MatrixT<T> scores = score_matrix<T>(s, p, q, k);
-    const bool unscaled_finite = scores.allFinite();
-    scores *= factor;
-    if (!scores.allFinite()) {
-      return error_at(score_overflow_field(s, unscaled_finite), "the scores of head " + std::to_string(i + 1) +
+    MatrixT<T> scores = score_matrix<T>(s, p, q, k) * factor;
+    if (!scores.allFinite()) {  // rare: what to blame is worked out again, off the keystroke's path
+      return error_at(score_overflow_field(s, score_matrix<T>(s, p, q, k).allFinite()), "the scores of head " + std::to_string(i + 1) +
                               " overflow; use smaller values, a smaller scale or a higher temperature");
     }
     std::vector<long> empty;

@@ -15,11 +15,9 @@ Result<EncoderDecoderTrace<T>> run_encoder_decoder(const Spec& s) {
   const MatrixT<T> state = p.decoder_state->cast<T>();   // (1, d)
   t.scale = effective_scale(s);
 
-  MatrixT<T> scores = score_matrix<T>(s, p, state, annotations);  // (1, m)
-  const bool unscaled_finite = scores.allFinite();
-  scores *= static_cast<T>(t.scale / s.temperature);
+  const MatrixT<T> scores = score_matrix<T>(s, p, state, annotations) * static_cast<T>(t.scale / s.temperature);  // (1, m)
   if (!scores.allFinite()) {
-    return error_at(score_overflow_field(s, unscaled_finite), "the scores overflow; use smaller values, a smaller scale or a higher temperature");
+    return error_at(score_overflow_field(s, score_matrix<T>(s, p, state, annotations).allFinite()), "the scores overflow; use smaller values, a smaller scale or a higher temperature");
   }
   const MatrixT<T> none;
   const MatrixT<T> w = s.hard ? hardmax_rows<T>(scores, none, nullptr) : softmax_rows<T>(scores, none, nullptr);

@@ -46,10 +46,11 @@ export async function drawn(locator) {
   return locator;
 }
 
+const heatmap = (page, key, head, host) => drawn(page.locator(`${host} ap-heatmap[key="${key}"]`.trim()).nth(head));
+
 /** The numbers of one heatmap (inside `host`, if given), read from its cells' data-value (full precision). */
 export async function cells(page, key, head = 0, host = '') {
-  const heatmap = await drawn(page.locator(`${host} ap-heatmap[key="${key}"]`.trim()).nth(head));
-  return heatmap.evaluate((el) => {
+  return (await heatmap(page, key, head, host)).evaluate((el) => {
     const rows = [];
     for (const td of el.shadowRoot.querySelectorAll('td[data-row]')) {
       const r = Number(td.dataset.row), c = Number(td.dataset.col);
@@ -61,8 +62,7 @@ export async function cells(page, key, head = 0, host = '') {
 
 /** The text of one heatmap's cells, row by row, as a reader sees them. */
 export async function shownText(page, key, head = 0, host = '') {
-  const heatmap = await drawn(page.locator(`${host} ap-heatmap[key="${key}"]`.trim()).nth(head));
-  return heatmap.locator('td[data-row]').allInnerTexts();
+  return (await heatmap(page, key, head, host)).locator('td[data-row]').allInnerTexts();
 }
 
 export async function ready(page) {

@@ -7,11 +7,11 @@ import { short } from './colour.js';
 import { DeferredElement } from './deferred.js';
 
 const PALETTE = ['#3b6fb6', '#d1495b', '#2e933c', '#b8860b', '#7a4fb3', '#0f8b8d', '#c2571a', '#5c5c5c'];
-const ALL_LINES_UP_TO = 24;  // tokens; beyond, the strongest STRONGEST lines of each token and head
+const ALL_LINES_UP_TO = 24;  // tokens; beyond, each token and head keeps its STRONGEST lines
 const STRONGEST = 4;
 
 /** The keys a query row draws lines to: weights of at least 0.01, the strongest few when n is large. */
-function drawn(row: number[]): number[] {
+function linked(row: number[]): number[] {
   const keys = row.map((_, j) => j).filter((j) => row[j] >= 0.01);
   return row.length <= ALL_LINES_UP_TO ? keys : keys.sort((a, b) => row[b] - row[a]).slice(0, STRONGEST);
 }
@@ -49,7 +49,7 @@ export class Arcs extends DeferredElement {
       const w = this.weights[h];
       for (let i = 0; i < n; i++) {
         if (this.active >= 0 && i !== this.active) continue;
-        for (const j of drawn(w[i])) {
+        for (const j of linked(w[i])) {
           const a = w[i][j];
           lines.push(svg`<line x1=${left + 6} y1=${y(i) - 4} x2=${right - 6} y2=${y(j) - 4}
             stroke=${PALETTE[h % PALETTE.length]} stroke-width=${1 + 3 * a} stroke-opacity=${Math.min(1, a * (heads.length > 1 ? 0.8 : 1))}>

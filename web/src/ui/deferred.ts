@@ -46,7 +46,7 @@ export class DeferredElement extends LitElement {
   }
 }
 
-type Deadline = { timeRemaining(): number; didTimeout?: boolean };
+type Deadline = { timeRemaining(): number };
 const waiting = new Set<DeferredElement>();
 const idle: (f: (d?: Deadline) => void) => void =
   typeof requestIdleCallback === 'function' ? (f) => requestIdleCallback(f, { timeout: 300 }) : (f) => setTimeout(f, 16);
