@@ -8,6 +8,7 @@
 
 #include "attention/derivation.hpp"
 #include "attention/entropy.hpp"
+#include "attention/json_read.hpp"
 #include "attention/limits.hpp"
 #include "attention/numpy_emit.hpp"
 #include "attention/rng.hpp"
@@ -19,7 +20,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string run(const std::string& spec) { return attention::run_trace_text(spec).dump(); }
+std::string run(const std::string& spec) { return text(attention::run_trace_text(spec)); }
 
 // The packed trace: the JSON skeleton now, its numbers from packed_numbers() just after (a
 // Float64Array view into the heap that the caller copies before anything else runs), then
@@ -28,7 +29,7 @@ std::vector<double> packed;
 
 std::string run_packed(const std::string& spec) {
   packed.clear();
-  return attention::run_trace_text(spec, &packed).dump();
+  return text(attention::run_trace_text(spec, &packed));
 }
 
 emscripten::val packed_numbers() { return emscripten::val(emscripten::typed_memory_view(packed.size(), packed.data())); }
@@ -37,27 +38,28 @@ void drop_packed() { std::vector<double>().swap(packed); }
 
 std::string numpy(const std::string& spec) {
   const auto s = attention::parse_spec_text(spec);
-  if (!s) return error_json(s.error().field, s.error().message).dump();
-  return json{{"program", attention::numpy_program(s.value())}}.dump();
+  if (!s) return text(error_of(s.error()));
+  return text(json{{"program", attention::numpy_program(s.value())}});
 }
 
 // {seed, dist, rows, cols} -> {"values": [[...]]}, or an error naming the field.
 std::string random_matrix(const std::string& request) {
-  const json r = json::parse(request, nullptr, false);
-  if (r.is_discarded() || !r.is_object()) return error_json("", "random: the request must be a JSON object").dump();
+  const auto parsed = attention::json_read::parse_request(request, "random: the request must be a JSON object");
+  if (!parsed) return text(error_of(parsed.error()));
+  const json& r = parsed.value();
   const auto whole = [&](const char* k, double lo, double hi, double& out) {
-    if (!r.contains(k) || !r[k].is_number()) return false;
-    out = r[k].get<double>();
+    if (!r.contains(k) || !r.at(k).is_number()) return false;
+    out = r.at(k).get<double>();
     return out >= lo && out <= hi && out == static_cast<double>(static_cast<long long>(out));
   };
   double seed, rows, cols;
-  if (!whole("seed", 0, 4294967295.0, seed)) return error_json("seed", "seed: must be a whole number from 0 to 4294967295").dump();
-  if (!whole("rows", 1, 1 << 20, rows)) return error_json("rows", "rows: must be a whole number from 1 to 1048576").dump();
-  if (!whole("cols", 1, 1 << 20, cols)) return error_json("cols", "cols: must be a whole number from 1 to 1048576").dump();
+  if (!whole("seed", 0, 4294967295.0, seed)) return text(error_json("seed", "seed: must be a whole number from 0 to 4294967295"));
+  if (!whole("rows", 1, 1 << 20, rows)) return text(error_json("rows", "rows: must be a whole number from 1 to 1048576"));
+  if (!whole("cols", 1, 1 << 20, cols)) return text(error_json("cols", "cols: must be a whole number from 1 to 1048576"));
   if (rows * cols > static_cast<double>(attention::limits::max_trace_cells)) {
-    return error_json("rows", "rows x cols: at most " + std::to_string(attention::limits::max_trace_cells) + " numbers").dump();
+    return text(error_json("rows", "rows x cols: at most " + std::to_string(attention::limits::max_trace_cells) + " numbers"));
   }
-  const std::string dist = r.contains("dist") && r["dist"].is_string() ? r["dist"].get<std::string>() : "uniform";
+  const std::string dist = r.contains("dist") && r.at("dist").is_string() ? r.at("dist").get<std::string>() : "uniform";
   attention::NumpyRandom rng(static_cast<std::uint32_t>(seed));
   const long R = static_cast<long>(rows), C = static_cast<long>(cols);
   attention::Matrix m;
@@ -66,28 +68,41 @@ std::string random_matrix(const std::string& request) {
   else {
     // The spec parser already knows int:N; reuse it so the message and limits are the same.
     const auto s = attention::parse_spec(json{{"weight_init", dist}});
-    if (!s || dist.rfind("int:", 0) != 0) return error_json("dist", "dist: must be uniform, normal or int:N").dump();
+    if (!s || dist.rfind("int:", 0) != 0) return text(error_json("dist", "dist: must be uniform, normal or int:N"));
     m = rng.randint(s.value().weight_init.high, R, C);
   }
-  return json{{"values", attention::matrix_json(m)}}.dump();
+  return text(json{{"values", attention::matrix_json(m)}});
 }
 
-std::string derive(const std::string& request) { return attention::derive_text(request).dump(); }
+std::string derive(const std::string& request) { return text(attention::derive_text(request)); }
 
-std::string settings() { return table(attention::settings()).dump(); }
+// spec -> {"cells": N}: the work a spec takes, counted as for the size limit, so that the page
+// decides where to compute it from the core's count and never from its own guess.
+std::string work(const std::string& spec) {
+  const auto s = attention::parse_spec_text(spec);
+  if (!s) return text(error_of(s.error()));
+  return text(json{{"cells", attention::work_of(s.value()).cells()}});
+}
+
+std::string settings() { return text(table(attention::settings())); }
 
 // {spec, widths} -> the entropy of attention rows against d_k, dot and scaled dot.
 std::string entropy(const std::string& request) {
-  const json r = json::parse(request, nullptr, false);
-  if (r.is_discarded() || !r.is_object() || !r.contains("spec")) return error_json("", "entropy: expected {spec, widths}").dump();
-  const auto spec = attention::parse_spec(r["spec"]);
-  if (!spec) return error_of(spec.error()).dump();
+  const auto parsed = attention::json_read::parse_request(request, "entropy: expected {spec, widths}");
+  if (!parsed) return text(error_of(parsed.error()));
+  const json& r = parsed.value();
+  if (!r.contains("spec")) return text(error_json("spec", "entropy: expected {spec, widths}"));
+  const auto spec = attention::parse_spec(r.at("spec"));
+  if (!spec) return text(error_of(spec.error()));
   std::vector<long> widths;
-  if (r.contains("widths") && r["widths"].is_array()) {
-    for (const auto& w : r["widths"]) widths.push_back(w.is_number_integer() ? w.get<long>() : 0);
+  if (r.contains("widths") && r.at("widths").is_array()) {
+    for (const auto& w : r.at("widths")) {
+      std::int64_t v;
+      widths.push_back(attention::json_read::integral(w, 0, 1 << 20, v) ? static_cast<long>(v) : 0);
+    }
   }
   const auto curve = attention::entropy_curve(spec.value(), widths);
-  return (curve ? curve.value() : error_of(curve.error())).dump();
+  return text(curve ? curve.value() : error_of(curve.error()));
 }
 
 }  // namespace
@@ -100,6 +115,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("numpy", &numpy);
   emscripten::function("random", &random_matrix);
   emscripten::function("derive", &derive);
+  emscripten::function("work", &work);
   emscripten::function("settings", &settings);
   emscripten::function("entropy", &entropy);
   emscripten::function("stats", &heap_stats);

@@ -15,6 +15,10 @@
 
 namespace {
 
+// JSON text for JavaScript. Strict dumping throws on invalid UTF-8, which without exceptions
+// aborts the module: replace such bytes instead (the core's own strings are valid anyway).
+inline std::string text(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
 inline nlohmann::json error_json(const std::string& field, const std::string& message) {
   return nlohmann::json{{"error", {{"field", field}, {"message", message}}}};
 }

@@ -18,27 +18,27 @@ std::optional<attention::Trainer> trainer;
 std::string train_start(const std::string& settings) {
   trainer.reset();  // the old run goes first, so every start leaves the heap as the last one did
   const auto s = attention::parse_training_text(settings);
-  if (!s) return error_of(s.error()).dump();
+  if (!s) return text(error_of(s.error()));
   auto t = attention::make_trainer(s.value());
-  if (!t) return error_of(t.error()).dump();
+  if (!t) return text(error_of(t.error()));
   trainer.emplace(std::move(t).value());
-  return json{{"settings", attention::training_json(trainer->settings())}}.dump();
+  return text(json{{"settings", attention::training_json(trainer->settings())}});
 }
 
 std::string train_step(int count) {
-  if (!trainer) return error_json("", "train: start a run first").dump();
+  if (!trainer) return text(error_json("", "train: start a run first"));
   const auto m = trainer->step(count);
-  return (m ? attention::metrics_json(m.value()) : error_of(m.error())).dump();
+  return text(m ? attention::metrics_json(m.value()) : error_of(m.error()));
 }
 
 std::string train_snapshot(int example) {
-  if (!trainer) return error_json("", "train: start a run first").dump();
+  if (!trainer) return text(error_json("", "train: start a run first"));
   const auto snap = trainer->snapshot(example);
-  return (snap ? snap.value() : error_of(snap.error())).dump();
+  return text(snap ? snap.value() : error_of(snap.error()));
 }
 
 std::string train_tasks() {
-  return json{{"tasks", attention::tasks_json()}, {"settings", table(attention::training_settings())}}.dump();
+  return text(json{{"tasks", attention::tasks_json()}, {"settings", table(attention::training_settings())}});
 }
 
 }  // namespace

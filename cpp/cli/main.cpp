@@ -5,10 +5,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
 #include <string>
 
 #include <sys/stat.h>
@@ -60,30 +56,38 @@ int emit(const std::string& text) {
 }
 
 bool read_input(const std::string& path, std::string& text, std::string& err) {
-  std::istream* in = &std::cin;
-  std::ifstream file;
+  FILE* in = stdin;
+  const std::string name = path == "-" ? "standard input" : clip(path, 200);
   if (path != "-") {
     struct stat st {};
     if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-      err = "cannot read " + clip(path, 200) + ": it is a directory";
+      err = "cannot read " + name + ": it is a directory";
       return false;
     }
-    file.open(path, std::ios::binary);
-    if (!file) {
-      err = "cannot open " + clip(path, 200) + ": " + std::strerror(errno);
+    in = std::fopen(path.c_str(), "rb");
+    if (!in) {
+      err = "cannot open " + name + ": " + std::strerror(errno);
       return false;
     }
-    in = &file;
   }
   char buf[65536];
-  while (in->read(buf, sizeof buf) || in->gcount() > 0) {
-    text.append(buf, static_cast<std::size_t>(in->gcount()));
+  std::size_t got;
+  bool ok = true;
+  while ((got = std::fread(buf, 1, sizeof buf, in)) > 0) {
+    text.append(buf, got);
     if (text.size() > max_spec_bytes) {
       err = "the spec is larger than " + std::to_string(max_spec_bytes / (1024 * 1024)) + " MiB";
-      return false;
+      ok = false;
+      break;
     }
   }
-  return true;
+  // A read that failed is said as such, not parsed as the end of the input.
+  if (ok && std::ferror(in)) {
+    err = "cannot read " + name + ": " + std::strerror(errno);
+    ok = false;
+  }
+  if (in != stdin) std::fclose(in);
+  return ok;
 }
 
 bool parse_count(const std::string& s, unsigned long long max, unsigned long long& out) {

@@ -4,6 +4,7 @@
 
 #include "attention/attention.hpp"
 #include "attention/encoder_decoder.hpp"
+#include "attention/json_read.hpp"
 
 namespace attention {
 
@@ -163,15 +164,21 @@ Result<json> derive(const Spec& s, const std::string& matrix, long head, long ro
 }
 
 json derive_text(const std::string& request) {
-  const json r = json::parse(request, nullptr, false);
   const auto fail = [](const Error& e) { return json{{"error", {{"field", e.field}, {"message", e.message}}}}; };
-  if (r.is_discarded() || !r.is_object() || !r.contains("spec")) return fail(error_at("", "derive: expected {spec, matrix, head, row, col}"));
-  const auto spec = parse_spec(r["spec"]);
+  const auto parsed = json_read::parse_request(request, "derive: expected {spec, matrix, head, row, col}");
+  if (!parsed) return fail(parsed.error());
+  const json& r = parsed.value();
+  if (!r.contains("spec")) return fail(error_at("spec", "derive: give the spec of the trace"));
+  const auto spec = parse_spec(r.at("spec"));
   if (!spec) return fail(spec.error());
-  const auto num = [&](const char* k) -> long {
-    return r.contains(k) && r[k].is_number_integer() ? r[k].get<long>() : (std::string(k) == "head" ? 0 : -1);
+  if (r.contains("matrix") && !r.at("matrix").is_string()) return fail(error_at("matrix", "must be scores, weights or output"));
+  // An index that is missing or not a whole number is -1 (refused by derive), head defaults to 0.
+  const auto index = [&](const char* k, long missing) -> long {
+    std::int64_t v;
+    if (!r.contains(k)) return missing;
+    return json_read::integral(r.at(k), 0, 1 << 30, v) ? static_cast<long>(v) : -1;
   };
-  const auto d = derive(spec.value(), r.value("matrix", std::string()), num("head"), num("row"), num("col"));
+  const auto d = derive(spec.value(), r.value("matrix", std::string()), index("head", 0), index("row", -1), index("col", -1));
   return d ? d.value() : fail(d.error());
 }
 

@@ -4,18 +4,30 @@
 #include <cmath>
 #include <cstdio>
 
+#include "attention/limits.hpp"
+
 namespace attention::json_read {
 
 // User text quoted in a message: control characters escaped as JSON writes them (a message is
 // one line), at most `max` bytes, cut on a character boundary so it stays valid UTF-8.
 std::string clip(const std::string& raw, std::size_t max) {
   std::string s;
-  for (const char c : raw) {
-    const auto b = static_cast<unsigned char>(c);
-    if (b >= 0x20 && b != 0x7F) { s += c; continue; }
+  const auto escape = [&](unsigned code) {
     char escaped[8];
-    std::snprintf(escaped, sizeof escaped, "\\u%04x", b);
+    std::snprintf(escaped, sizeof escaped, "\\u%04x", code);
     s += escaped;
+  };
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const auto b = static_cast<unsigned char>(raw[i]);
+    const auto next = i + 1 < raw.size() ? static_cast<unsigned char>(raw[i + 1]) : 0;
+    if (b < 0x20 || b == 0x7F) {
+      escape(b);
+    } else if (b == 0xC2 && next >= 0x80 && next <= 0x9F) {  // C1 controls: a terminal reads U+009B as CSI
+      escape(next);
+      ++i;
+    } else {
+      s += raw[i];
+    }
   }
   if (s.size() <= max) return s;
   std::size_t end = max - 3;
@@ -136,12 +148,47 @@ struct WhereItFailed : nlohmann::json_sax<json> {
 
 }  // namespace
 
+std::optional<std::string> too_deep(const std::string& text) {
+  std::size_t depth = 0;
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '\\') ++i;
+      else if (c == '"') quoted = false;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limits::max_json_depth) {
+        return "nested deeper than " + std::to_string(limits::max_json_depth) + " levels at byte " + std::to_string(i);
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 Result<json> parse_text(const std::string& text, const std::string& refusal) {
+  // Bounded before parsing: a file of nothing but '[' would otherwise build one node per byte.
+  if (const auto deep = too_deep(text)) return error_at("", refusal + ": " + *deep);
+  // Text that is not JSON at all (a key file given by mistake) is not quoted back.
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] != '{' && text[first] != '[') {
+    return error_at("", refusal + ": it does not begin with '{'");
+  }
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!j.is_discarded()) return j;
   WhereItFailed where(text);
   json::sax_parse(text, &where, nlohmann::detail::input_format_t::json, /*strict=*/true);
   return error_at("", refusal + (where.message.empty() ? "" : ": " + where.message));
+}
+
+Result<json> parse_request(const std::string& text, const std::string& usage) {
+  const auto j = parse_text(text, usage);
+  if (!j) return j;
+  if (!j.value().is_object()) return error_at("", usage);
+  return j;
 }
 
 }  // namespace attention::json_read

@@ -1,12 +1,15 @@
 #include "attention/numpy_emit.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 #include <string>
 #include <type_traits>
 
 #include <nlohmann/json.hpp>
 
 #include "attention/attention.hpp"
+#include "attention/python_source.hpp"
 
 namespace attention {
 
@@ -55,12 +58,38 @@ std::string draw(const InitSpec& init, const std::string& shape) {
   return "";
 }
 
-// `name = <draw>`, then the explicit value when the spec gives one: the draw still happens
-// so the stream stays aligned with the trace.
-void emit_drawn(Text& o, const char* name, const InitSpec& init, const std::string& shape,
-                const std::optional<Matrix>& given, bool vector, const char* comment) {
-  o << name << " = " << draw(init, shape) << "  # " << comment << "\n";
-  if (given) o << name << " = " << literal(*given, vector) << "  # given in the spec\n";
+// One matrix the seed draws, in the order NumPy's stream gives them out.
+struct Draw {
+  std::string name;
+  std::string kept;   // the lines that draw it into `name`
+  std::string skip;   // the lines that only take its numbers from the stream
+  const std::optional<Matrix>& given;
+  bool vector;
+};
+
+Draw plain(const std::string& name, const std::string& code, const std::string& shape,
+           const std::optional<Matrix>& given, bool vector) {
+  return {name, name + " = " + code + "  # " + shape + "\n",
+          code + "  # the numbers " + name + " would take, skipped as the trace does\n", given, vector};
+}
+
+// Each draw, kept; a matrix the spec gives is written as its literal instead. Its numbers are
+// still taken from the stream when a later draw needs the stream aligned with the trace's
+// (the trace draws every matrix), and not drawn at all otherwise.
+void emit_draws(Text& o, const std::vector<Draw>& draws) {
+  std::size_t needed = 0;  // one past the last draw the program keeps
+  for (std::size_t i = 0; i < draws.size(); ++i) {
+    if (!draws[i].given) needed = i + 1;
+  }
+  for (std::size_t i = 0; i < draws.size(); ++i) {
+    const Draw& d = draws[i];
+    if (!d.given) {
+      o << d.kept;
+      continue;
+    }
+    if (i < needed) o << d.skip;
+    o << d.name << " = " << literal(*d.given, d.vector) << "  # given in the spec\n";
+  }
 }
 
 void emit_scores(Text& o, const Spec& s, const std::string& q, const std::string& k, bool one_query) {
@@ -109,44 +138,56 @@ std::string numpy_program(const Spec& s) {
   const long d = s.d_model, h = s.heads, dk = s.d_k, dv = s.d_v, da = s.d_a;
   const long n = static_cast<long>(s.tokens.size());
   const auto D = [](long v) { return std::to_string(v); };
-  o << "# Rebuilds the Attention Playground trace of this spec with NumPy alone.\n"
-    << "# Spec: " << to_json(s).dump() << "\n"
+  // Line 1 fixes the encoding (Python reads a declaration on line 1 or 2 only), and nothing
+  // below it is anything but ASCII.
+  o << "# -*- coding: utf-8 -*-\n"
+    << "# Rebuilds the Attention Playground trace of this spec with NumPy alone, and prints it.\n"
+    << python_comment("Spec: " + to_json(s).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace)) << "\n"
     << "import numpy as np\n\n"
-    << "tokens = " << nlohmann::json(s.tokens).dump() << "\n"
+    << "tokens = [";
+  for (std::size_t i = 0; i < s.tokens.size(); ++i) o << (i ? ", " : "") << python_string(s.tokens[i]);
+  o << "]\n"
     << "n, d_model = " << n << ", " << d << "\n";
   if (s.mode == Mode::self) o << "heads, d_k, d_v = " << h << ", " << dk << ", " << dv << "\n";
   else o << "d_k = d_model\n";
   if (s.score == ScoreKind::additive) o << "d_a = " << da << "\n";
-  o << "\n# Every matrix comes from NumPy's legacy stream, in this order.\n"
-    << "np.random.seed(" << s.seed << ")\n";
 
   const bool ed = s.mode == Mode::encoder_decoder;
-  if (!ed) {
-    emit_drawn(o, "W_q", s.weight_init, D(d) + ", " + D(h * dk), s.W_q, false, "(d_model, heads*d_k)");
-    emit_drawn(o, "W_k", s.weight_init, D(d) + ", " + D(h * dk), s.W_k, false, "(d_model, heads*d_k)");
-    emit_drawn(o, "W_v", s.weight_init, D(d) + ", " + D(h * dv), s.W_v, false, "(d_model, heads*d_v)");
-    if (h > 1) emit_drawn(o, "W_o", s.weight_init, D(h * dv) + ", " + D(d), s.W_o, false, "(heads*d_v, d_model)");
-    else if (s.W_o) o << "W_o = " << literal(*s.W_o, false) << "  # given in the spec\n";
-  } else {
-    emit_drawn(o, "W_c", s.weight_init, D(2 * d) + ", " + D(d), s.W_c, false, "(2*d_model, d_model)");
-  }
   const char* inputs = ed ? "annotations" : "X";
-  o << "vocabulary = list(dict.fromkeys(tokens))  # each distinct word once, in order of first appearance\n"
-    << "embedding = {word: " << draw(s.embedding_init, D(d)) << " for word in vocabulary}\n"
-    << inputs << " = np.array([embedding[t] for t in tokens])  # (n, d_model): a repeated word shares its vector\n";
-  const std::optional<Matrix>& given = ed ? s.annotations : s.X;
-  if (given) o << inputs << " = " << literal(*given, false) << "  # given in the spec\n";
-  if (ed) emit_drawn(o, "decoder_state", s.embedding_init, D(d), s.decoder_state, true, "(d_model,)");
-  if (s.score == ScoreKind::general) {
-    emit_drawn(o, "W_a", s.weight_init, D(dk) + ", " + D(dk), s.W_a, false, "(d_k, d_k)");
-  } else if (s.score == ScoreKind::additive) {
-    emit_drawn(o, "W_1", s.weight_init, D(dk) + ", " + D(da), s.W_1, false, "(d_k, d_a)");
-    emit_drawn(o, "W_2", s.weight_init, D(dk) + ", " + D(da), s.W_2, false, "(d_k, d_a)");
-    emit_drawn(o, "v_a", s.weight_init, D(da), s.v_a, true, "(d_a,)");
+  std::vector<Draw> draws;
+  if (!ed) {
+    draws.push_back(plain("W_q", draw(s.weight_init, D(d) + ", " + D(h * dk)), "(d_model, heads*d_k)", s.W_q, false));
+    draws.push_back(plain("W_k", draw(s.weight_init, D(d) + ", " + D(h * dk)), "(d_model, heads*d_k)", s.W_k, false));
+    draws.push_back(plain("W_v", draw(s.weight_init, D(d) + ", " + D(h * dv)), "(d_model, heads*d_v)", s.W_v, false));
+    if (h > 1) draws.push_back(plain("W_o", draw(s.weight_init, D(h * dv) + ", " + D(d)), "(heads*d_v, d_model)", s.W_o, false));
+  } else {
+    draws.push_back(plain("W_c", draw(s.weight_init, D(2 * d) + ", " + D(d)), "(2*d_model, d_model)", s.W_c, false));
   }
+  const std::string word = draw(s.embedding_init, D(d));
+  draws.push_back({inputs,
+                   "vocabulary = list(dict.fromkeys(tokens))  # each distinct word once, in order of first appearance\n"
+                   "embedding = {word: " + word + " for word in vocabulary}\n" +
+                       inputs + " = np.array([embedding[t] for t in tokens])  # (n, d_model): a repeated word shares its vector\n",
+                   "for word in dict.fromkeys(tokens):\n    " + word +
+                       "  # the numbers of the embeddings, skipped as the trace does\n",
+                   ed ? s.annotations : s.X, false});
+  if (ed) draws.push_back(plain("decoder_state", draw(s.embedding_init, D(d)), "(d_model,)", s.decoder_state, true));
+  if (s.score == ScoreKind::general) {
+    draws.push_back(plain("W_a", draw(s.weight_init, D(dk) + ", " + D(dk)), "(d_k, d_k)", s.W_a, false));
+  } else if (s.score == ScoreKind::additive) {
+    draws.push_back(plain("W_1", draw(s.weight_init, D(dk) + ", " + D(da)), "(d_k, d_a)", s.W_1, false));
+    draws.push_back(plain("W_2", draw(s.weight_init, D(dk) + ", " + D(da)), "(d_k, d_a)", s.W_2, false));
+    draws.push_back(plain("v_a", draw(s.weight_init, D(da)), "(d_a,)", s.v_a, true));
+  }
+  const bool any_drawn = std::any_of(draws.begin(), draws.end(), [](const Draw& x) { return !x.given; });
+  o << "\n";
+  if (any_drawn) o << "# What the spec does not give comes from NumPy's legacy stream, in this order.\nnp.random.seed(" << s.seed << ")\n";
+  emit_draws(o, draws);
+  if (!ed && h == 1 && s.W_o) o << "W_o = " << literal(*s.W_o, false) << "  # given in the spec\n";
   o << "\n";
   emit_scale(o, s);
 
+  std::vector<std::string> shown;  // printed at the end, in the order of the computation
   if (ed) {
     o << "visible = np.ones(n, dtype=bool)\n"
       << "scores = (";
@@ -156,48 +197,54 @@ std::string numpy_program(const Spec& s) {
     o << "weighted = weights[:, None] * annotations  # (n, d_model)\n"
       << "context = weighted.sum(axis=0)  # (d_model,)\n"
       << "output = np.tanh(np.concatenate([context, decoder_state]) @ W_c)  # (d_model,)\n";
-    return o.str();
+    shown = {"annotations", "decoder_state", "scores", "weights", "context", "output"};
+  } else {
+    if (s.positional) {
+      o << "position = np.arange(n)[:, None]\n"
+        << "column = np.arange(d_model)[None, :]\n"
+        << "angle = position / np.power(10000.0, (2 * (column // 2)) / d_model)\n"
+        << "positional = np.where(column % 2 == 0, np.sin(angle), np.cos(angle))  # (n, d_model)\n"
+        << "X_in = X + positional\n";
+    }
+    const std::string x = s.positional ? "X_in" : "X";
+    o << "Q = " << x << " @ W_q  # (n, heads*d_k)\n"
+      << "K = " << x << " @ W_k  # (n, heads*d_k)\n"
+      << "V = " << x << " @ W_v  # (n, heads*d_v)\n";
+    switch (s.mask) {
+      case MaskKind::none: o << "visible = np.ones((n, n), dtype=bool)\n"; break;
+      case MaskKind::causal: o << "visible = np.tril(np.ones((n, n), dtype=bool))  # no look at the future\n"; break;
+      case MaskKind::window:
+        o << "visible = np.abs(np.arange(n)[:, None] - np.arange(n)[None, :]) <= " << s.window << "  # local window\n";
+        break;
+      case MaskKind::matrix: o << "visible = " << literal(s.mask_matrix, false) << " == 1\n"; break;
+    }
+    if (s.mask != MaskKind::none) o << "mask = visible.astype(float)\n";
+    o << "scores = np.zeros((heads, n, n))\n"
+      << "weights = np.zeros((heads, n, n))\n"
+      << "heads_out = np.zeros((heads, n, d_v))\n"
+      << "for i in range(heads):\n"
+      << "    q, k, v = Q[:, i*d_k:(i+1)*d_k], K[:, i*d_k:(i+1)*d_k], V[:, i*d_v:(i+1)*d_v]\n"
+      << "    scores[i] = (";
+    emit_scores(o, s, "q", "k", false);
+    o << ") * (scale / temperature)\n";
+    emit_weights(o, s, "    ", "weights[i]", "scores[i]");
+    o << "    heads_out[i] = weights[i] @ v\n"
+      << "concat = np.concatenate(list(heads_out), axis=1)  # (n, heads*d_v)\n"
+      << "output = " << (h > 1 || s.W_o ? "concat @ W_o" : "concat") << "\n";
+    if (s.residual) o << "residual_sum = " << x << " + output\n";
+    if (s.layer_norm) {
+      const char* in = s.residual ? "residual_sum" : "output";
+      o << "normalized = (" << in << " - " << in << ".mean(axis=1, keepdims=True)) / np.sqrt(" << in
+        << ".var(axis=1, keepdims=True) + 1e-5)\n";
+    }
+    o << "heads = heads_out  # the trace's name for the per-head outputs\n";
+    shown = {"X", "Q", "K", "V", "scores", "weights", "output"};
+    if (s.layer_norm) shown.push_back("normalized");
   }
 
-  if (s.positional) {
-    o << "position = np.arange(n)[:, None]\n"
-      << "column = np.arange(d_model)[None, :]\n"
-      << "angle = position / np.power(10000.0, (2 * (column // 2)) / d_model)\n"
-      << "positional = np.where(column % 2 == 0, np.sin(angle), np.cos(angle))  # (n, d_model)\n"
-      << "X_in = X + positional\n";
-  }
-  const std::string x = s.positional ? "X_in" : "X";
-  o << "Q = " << x << " @ W_q  # (n, heads*d_k)\n"
-    << "K = " << x << " @ W_k  # (n, heads*d_k)\n"
-    << "V = " << x << " @ W_v  # (n, heads*d_v)\n";
-  switch (s.mask) {
-    case MaskKind::none: o << "visible = np.ones((n, n), dtype=bool)\n"; break;
-    case MaskKind::causal: o << "visible = np.tril(np.ones((n, n), dtype=bool))  # no look at the future\n"; break;
-    case MaskKind::window:
-      o << "visible = np.abs(np.arange(n)[:, None] - np.arange(n)[None, :]) <= " << s.window << "  # local window\n";
-      break;
-    case MaskKind::matrix: o << "visible = " << literal(s.mask_matrix, false) << " == 1\n"; break;
-  }
-  if (s.mask != MaskKind::none) o << "mask = visible.astype(float)\n";
-  o << "scores = np.zeros((heads, n, n))\n"
-    << "weights = np.zeros((heads, n, n))\n"
-    << "heads_out = np.zeros((heads, n, d_v))\n"
-    << "for i in range(heads):\n"
-    << "    q, k, v = Q[:, i*d_k:(i+1)*d_k], K[:, i*d_k:(i+1)*d_k], V[:, i*d_v:(i+1)*d_v]\n"
-    << "    scores[i] = (";
-  emit_scores(o, s, "q", "k", false);
-  o << ") * (scale / temperature)\n";
-  emit_weights(o, s, "    ", "weights[i]", "scores[i]");
-  o << "    heads_out[i] = weights[i] @ v\n"
-    << "concat = np.concatenate(list(heads_out), axis=1)  # (n, heads*d_v)\n"
-    << "output = " << (h > 1 || s.W_o ? "concat @ W_o" : "concat") << "\n";
-  if (s.residual) o << "residual_sum = " << x << " + output\n";
-  if (s.layer_norm) {
-    const char* in = s.residual ? "residual_sum" : "output";
-    o << "normalized = (" << in << " - " << in << ".mean(axis=1, keepdims=True)) / np.sqrt(" << in
-      << ".var(axis=1, keepdims=True) + 1e-5)\n";
-  }
-  o << "heads = heads_out  # the trace's name for the per-head outputs\n";
+  o << "\nnp.set_printoptions(precision=4, suppress=True, linewidth=120)\n"
+    << "print('tokens:', tokens)\n";
+  for (const auto& name : shown) o << "print('\\n" << name << "', np.shape(" << name << "), '=')\nprint(" << name << ")\n";
   return o.str();
 }
 

@@ -223,6 +223,13 @@ Result<Spec> parse_spec(const json& j) {
       }
       const auto one = tokenize(t[i].get<std::string>(), "tokens");  // validates UTF-8 and length
       if (!one) return one.error();
+      // A token is shown, exported and written into programs: no line breaks, no terminal codes.
+      if (const auto c = control_character(t[i].get<std::string>())) {
+        char code[16];
+        std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(*c));
+        return error_at("tokens", "entry " + std::to_string(i) + " holds the control character " + code +
+                                      "; tokens are printable text");
+      }
       s.tokens.push_back(t[i].get<std::string>());
     }
   } else if (has("sentence")) {
@@ -431,9 +438,26 @@ Result<Spec> parse_spec(const json& j) {
     }
   }
 
-  // Bounded work: every spec is measured against the limit before any arithmetic. Counted: the
-  // numbers of the trace (scores and weights per head, the mask, the matrices with a row per
-  // token, the weights) and additive scoring's hidden layer, which is computed but not kept.
+  // Bounded work: every spec is measured against the limit before any arithmetic.
+  const Work work = work_of(s);
+  const std::size_t cells = work.cells();
+  if (cells > limits::max_trace_cells) {
+    const char* typed = has("tokens") || has("sentence") || !inputs ? tokens_key : inputs_key;
+    return error_at(work.pairs > work.by_size ? typed : "d_model",
+                    "this spec would work through about " + std::to_string(cells) + " numbers; the limit is " +
+                        std::to_string(limits::max_trace_cells) + " (fewer tokens, heads or a smaller d_model)");
+  }
+  return s;
+}
+
+
+Work work_of(const Spec& s) {
+  // Counted: the numbers of the trace (scores and weights per head, the mask, the matrices with
+  // a row per token, the weights) and additive scoring's hidden layer, which is computed but
+  // not kept.
+  const bool ed = s.mode == Mode::encoder_decoder;
+  const long n = static_cast<long>(s.tokens.size()), d = s.d_model, h = s.heads, dk = s.d_k, dv = s.d_v, da = s.d_a;
+  const bool w_o = h > 1 || s.W_o.has_value();
   const auto z = [](long v) { return static_cast<std::size_t>(v); };
   const std::size_t pairs = (ed ? 1 : z(n) * z(h)) * z(n);  // self: n x n per head; encoder-decoder: 1 x m
   const std::size_t per_pair = 2 + (s.score == ScoreKind::additive ? z(da) : 0);
@@ -442,16 +466,8 @@ Result<Spec> parse_spec(const json& j) {
   const std::size_t weights = (ed ? z(d) * z(2 * d) : z(d) * z(h) * z(2 * dk + dv) + (w_o ? z(h) * z(dv) * z(d) : 0)) +
                               (s.score == ScoreKind::general ? z(dk) * z(dk) : 0) +
                               (s.score == ScoreKind::additive ? z(dk) * z(da) * 2 + z(da) : 0);
-  const std::size_t cells = pairs * per_pair + mask + by_token + weights;
-  if (cells > limits::max_trace_cells) {
-    const char* typed = has("tokens") || has("sentence") || !inputs ? tokens_key : inputs_key;
-    return error_at(pairs * per_pair + mask > by_token + weights ? typed : "d_model",
-                    "this spec would work through about " + std::to_string(cells) + " numbers; the limit is " +
-                        std::to_string(limits::max_trace_cells) + " (fewer tokens, heads or a smaller d_model)");
-  }
-  return s;
+  return {pairs * per_pair + mask, by_token + weights};
 }
-
 
 Result<Spec> parse_spec_text(const std::string& text) {
   ATTENTION_TRY(j, json_read::parse_text(text, "the spec is not valid JSON"));

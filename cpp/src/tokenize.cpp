@@ -10,9 +10,9 @@ namespace {
 
 enum class Kind { space, word, joiner, mark, alone, extend };
 
-// Decodes one code point at s[i]; returns its byte length, or 0 when the bytes are not
-// well-formed UTF-8 (overlong forms, surrogates and values past U+10FFFF included).
-std::size_t decode(const std::string& s, std::size_t i, char32_t& cp) {
+}  // namespace
+
+std::size_t decode_utf8(const std::string& s, std::size_t i, char32_t& cp) {
   const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char c = b(i);
   std::size_t len;
@@ -31,14 +31,18 @@ std::size_t decode(const std::string& s, std::size_t i, char32_t& cp) {
   return len;
 }
 
+namespace {
+
 bool in(char32_t cp, char32_t lo, char32_t hi) { return cp >= lo && cp <= hi; }
+
+bool is_control(char32_t cp) { return cp < 0x20 || in(cp, 0x7F, 0x9F); }
 
 Kind classify(char32_t cp) {
   if (cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\f' || cp == '\v' ||
       cp == 0x85 || cp == 0xA0 || cp == 0x1680 || in(cp, 0x2000, 0x200A) || cp == 0x2028 ||
       cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000 || cp == 0xFEFF)
     return Kind::space;
-  if (cp < 0x20 || cp == 0x7F) return Kind::space;  // control characters separate, like space
+  if (is_control(cp)) return Kind::space;  // control characters separate, like space
   if (cp < 0x80) {
     if ((cp >= '0' && cp <= '9') || (cp >= 'A' && cp <= 'Z') || (cp >= 'a' && cp <= 'z') ||
         cp == '_')
@@ -103,7 +107,7 @@ Result<std::vector<std::string>> tokenize(const std::string& sentence, const std
 
   for (std::size_t i = 0; i < sentence.size();) {
     char32_t cp;
-    const std::size_t len = decode(sentence, i, cp);
+    const std::size_t len = decode_utf8(sentence, i, cp);
     if (len == 0) {
       return error_at(field, "is not valid UTF-8 (byte " + std::to_string(i) + ")");
     }
@@ -180,6 +184,17 @@ Result<std::vector<std::string>> tokenize(const std::string& sentence, const std
                                std::to_string(limits::max_tokens));
   }
   return tokens;
+}
+
+std::optional<char32_t> control_character(const std::string& text) {
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    const std::size_t len = decode_utf8(text, i, cp);
+    if (len == 0) return std::nullopt;  // not UTF-8: tokenize() refuses it first
+    if (is_control(cp)) return cp;
+    i += len;
+  }
+  return std::nullopt;
 }
 
 }  // namespace attention

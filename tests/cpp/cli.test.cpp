@@ -78,6 +78,13 @@ TEST_CASE("bad input: one line on stderr, exit 2", "[cli][errors]") {
       {"random --seed 1 --dist normal --shape 100000,100000", "", "attention-cli: random: --shape must be R,C with R*C from 1 to 8000000\n"},
       {"random --seed", "", "attention-cli: random: --seed needs a value\n"},
       {"run /tmp", "", "attention-cli: cannot read /tmp: it is a directory\n"},
+      // A file that cannot be read is said so (it was reported as the end of the input).
+      {"run /proc/self/mem", "", "attention-cli: cannot read /proc/self/mem: Input/output error\n"},
+      // A file that is not JSON at all is not quoted back (it may be a key file given by mistake).
+      {"run -", "PASSWORD=hunter2\n", "attention-cli: the spec is not valid JSON: it does not begin with '{'\n"},
+      // C1 controls reach a terminal as escape sequences (U+009B is CSI): escaped like C0.
+      {"run -", "{\"score\": \"\u009b31mred\u009d\"}", "attention-cli: score: must be dot, scaled_dot, general or additive, got \"\\u009b31mred\\u009d\"\n"},
+      {"run -", "{\"tokens\": [\"a\", \"b\\nc\"]}", "attention-cli: tokens: entry 1 holds the control character U+000A; tokens are printable text\n"},
       {"'fly\nhigh'", "", "attention-cli: unknown command \"fly\\u000ahigh\" (run, numpy, random, train, --help)\n"},
       {"random --seed 1 '--\nshape' 2,2", "", "attention-cli: random: unknown option --\\u000ashape\n"},
   };
@@ -89,6 +96,13 @@ TEST_CASE("bad input: one line on stderr, exit 2", "[cli][errors]") {
       CHECK(r.err == b.message);
     }
   }
+}
+
+TEST_CASE("a spec of nothing but brackets is refused before it is parsed", "[cli][errors][limits]") {
+  // 60 MB of '[' took 28 s and 4.4 GB while parsed; the depth is now bounded first.
+  const auto r = cli("run -", std::string(60'000'000, '['));
+  CHECK(r.status == 2);
+  CHECK(r.err == "attention-cli: the spec is not valid JSON: nested deeper than 32 levels at byte 32\n");
 }
 
 TEST_CASE("--help lists every spec key", "[cli]") {

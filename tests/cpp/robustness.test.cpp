@@ -131,7 +131,12 @@ TEST_CASE("a random sweep of specs: every trace finite or one clear line", "[rob
 
 TEST_CASE("hostile JSON: deep nesting and huge numbers are one-line errors", "[robustness][errors]") {
   const std::string deep = "{\"seed\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
-  CHECK(traced(deep)["error"]["message"] == "seed: must be a whole number from 0 to 4294967295, got an array");
+  CHECK(traced(deep)["error"]["message"] == "the spec is not valid JSON: nested deeper than 32 levels at byte 40");
+  // The depth is bounded before parsing: brackets inside strings do not count, 32 levels do.
+  CHECK(traced(R"({"sentence": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["})").contains("trace") == false);
+  CHECK_FALSE(traced(R"({"sentence": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["})").contains("error"));
+  CHECK(traced("{\"seed\": " + std::string(31, '[') + std::string(31, ']') + "}")["error"]["message"] ==
+        "seed: must be a whole number from 0 to 4294967295, got an array");
   CHECK(traced(R"({"seed": 1e400})")["error"]["message"].get<std::string>().find("number overflow") != std::string::npos);
   CHECK(traced(std::string(200000, '['))["error"]["message"].get<std::string>().find("not valid JSON") != std::string::npos);
 }

@@ -46,6 +46,10 @@ TEST_CASE("sizes follow explicit matrices", "[spec]") {
 TEST_CASE("every bad spec gets one line naming the field", "[spec][errors]") {
   CHECK(error_of("{") == "the spec is not valid JSON: syntax error at byte 1 (end of input)");
   CHECK(error_of("[1]") == "the spec must be a JSON object, got an array");
+  CHECK(error_of(R"({"tokens": ["a\nb"]})") == "tokens: entry 0 holds the control character U+000A; tokens are printable text");
+  CHECK(error_of(R"({"tokens": ["ok", "\u001b[2J"]})") == "tokens: entry 1 holds the control character U+001B; tokens are printable text");
+  CHECK(error_of(R"({"tokens": ["\u007f"]})") == "tokens: entry 0 holds the control character U+007F; tokens are printable text");
+  CHECK(error_of(R"({"tokens": ["x\u009b"]})") == "tokens: entry 0 holds the control character U+009B; tokens are printable text");
   CHECK(error_of(R"({"colour": "red"})") == "colour: is not a spec key (see `attention-cli --help` for the keys)");
   CHECK(error_of(R"({"score": "cosine"})") == "score: must be dot, scaled_dot, general or additive, got \"cosine\"");
   CHECK(error_of(R"({"mask": "future"})") == "mask: must be none, causal, window:D or an n x n matrix of 0/1, got \"future\"");

@@ -1,7 +1,7 @@
 // libFuzzer target: arbitrary bytes as a spec, through everything a spec can reach (parse,
-// run, derive, the NumPy emitter, the entropy curve), and as training settings (parse, one
-// step, a snapshot). Any crash, sanitizer report, NaN in a trace or runaway
-// allocation is a finding.
+// run, derive, the NumPy emitter, the entropy curve), as a derivation request, and as
+// training settings (parse, one step, a snapshot). Any crash, sanitizer report, NaN in a
+// trace, NumPy program that is not plain ASCII, or runaway allocation is a finding.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -41,6 +41,7 @@ void train(const std::string& text) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   train(text);
+  (void)attention::derive_text(text).dump();  // the same bytes as a derivation request: an error value at worst
   const nlohmann::json trace = attention::run_trace_text(text);
   (void)trace.dump();  // what the wasm binding does: throws (a finding) on invalid UTF-8
   if (trace.contains("error")) {
@@ -51,7 +52,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   require_finite(trace);
   const auto spec = attention::parse_spec_text(text);
   if (!spec.ok()) std::abort();  // run accepted it, so parse must
-  (void)attention::numpy_program(spec.value());
+  // The program anyone may run: plain ASCII under a fixed encoding line, whatever the tokens.
+  const std::string program = attention::numpy_program(spec.value());
+  if (program.rfind("# -*- coding: utf-8 -*-\n", 0) != 0) std::abort();
+  for (const char c : program) if (static_cast<unsigned char>(c) >= 0x80) std::abort();
   const long n = static_cast<long>(spec.value().tokens.size());
   if (spec.value().mode == attention::Mode::self) {
     const auto curve = attention::entropy_curve(spec.value(), {1, 64});

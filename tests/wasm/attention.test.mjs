@@ -97,3 +97,27 @@ test('hostile strings come back as short errors, never an abort', () => {
   }
   assert.equal(core.run({ sentence: 'still fine' }).tokens.length, 2);
 });
+
+test('every entry point answers requests of the wrong types with an error value', () => {
+  const bad = [{ spec: {}, matrix: 1 }, { spec: {}, matrix: null }, { spec: [], matrix: 'weights' }, { spec: {}, row: -1 },
+    { spec: {}, matrix: 'weights', head: 1e300, row: 0, col: 0 }, [1, 2], '"text"', '[[[[', '{'.repeat(100000)];
+  for (const request of bad) {
+    const r = core.derive(request);
+    assert.equal(typeof r.error?.message, 'string', JSON.stringify(request).slice(0, 60));
+  }
+  assert.match(core.derive({ spec: {}, matrix: 1 }).error.message, /^matrix: /);
+  assert.match(core.random({ seed: 'x' }).error.message, /^seed: /);
+  assert.ok(core.entropy({ spec: {}, widths: ['a'] }).error);
+  assert.ok(core.work('{'.repeat(100000)).error.message.includes('nested deeper than 32 levels'));
+  assert.ok(core.run({ sentence: 'still fine' }).output, 'the core keeps working');
+});
+
+test('work(spec) counts what the size limit counts', () => {
+  const small = core.work({ sentence: 'a b c' });
+  const wide = core.work({ sentence: 'a b c', d_model: 512 });
+  assert.ok(small.cells > 0 && wide.cells > small.cells * 50, JSON.stringify({ small, wide }));
+  // 512 one-character tokens at d_model 930: about 3.9 million numbers, the work the page must not do on the spot.
+  const dots = core.work({ sentence: '.'.repeat(512), d_model: 930 });
+  assert.ok(dots.cells > 1_000_000, JSON.stringify(dots));
+  assert.equal(core.work({ heads: 3 }).error.field, 'heads');
+});

@@ -1,4 +1,4 @@
-// 10,000 recomputes leave the wasm heap and the live embind handles where 10 left them.
+// 10,000 recomputes (good and bad requests) leave the wasm heap and the live embind handles where 10 left them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/attention.js';
@@ -17,6 +17,15 @@ test('the heap and the embind handles stay flat over 10,000 runs', async () => {
     core.runPacked(spec);  // the page's path: its buffer must be dropped after each run
     if (i % 500 === 0) core.entropy({ spec: {}, widths: [2, 64] });
     if (i % 50 === 0) { core.numpy(spec); core.derive({ spec: typeof spec === 'string' ? {} : spec, matrix: 'weights', row: 0, col: 0 }); }
+    // Requests of the wrong types are errors, not aborts (an abort leaked and, after some
+    // thousands, broke every later call).
+    if (i % 5 === 0) {
+      core.derive({ spec: {}, matrix: 1 });
+      core.derive({ spec: {}, matrix: 'weights', row: 'x', col: [] });
+      core.random({ seed: 'x' });
+      core.entropy({ spec: {}, widths: [1e300, -1, 'a'] });
+      core.work({ sentence: 'a b', heads: 'two' });
+    }
   };
   for (let i = 0; i < 10; i++) round(i);
   const after10 = core.stats();

@@ -43,7 +43,15 @@ Result<std::string> get_choice(const json& j, const char* key, const std::vector
 std::optional<Error> unknown_key(const json& j, const std::vector<Setting>& table, const std::string& what,
                                  const std::string& hint = "");
 
-// Parses `text`; on failure "<refusal>: syntax error at byte N near '...'".
+// Where `text` nests arrays and objects deeper than limits::max_json_depth ("nested deeper
+// than 32 levels at byte N"), or nothing; strings are skipped, and the text need not be JSON.
+std::optional<std::string> too_deep(const std::string& text);
+
+// Parses `text`; on failure "<refusal>: syntax error at byte N near '...'". Too deep a text is
+// refused before parsing, and one that does not begin like JSON is not quoted back.
 Result<json> parse_text(const std::string& text, const std::string& refusal);
+
+// A request to one of the core's entry points: a JSON object, or the error `usage`.
+Result<json> parse_request(const std::string& text, const std::string& usage);
 
 }  // namespace attention::json_read

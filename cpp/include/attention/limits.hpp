@@ -15,6 +15,8 @@ inline constexpr long max_head_dim = 1024;                    // d_k, d_v, d_a
 inline constexpr long max_vector = 2 * max_head_dim;           // v_a, decoder_state
 inline constexpr long max_window = 9999;                      // mask window:D
 inline constexpr std::uint64_t max_int_high = 1ull << 31;     // int:N embeddings/weights
+// Arrays and objects inside one another in any JSON the core reads (a spec matrix needs 3).
+inline constexpr std::size_t max_json_depth = 32;
 inline constexpr std::size_t max_spec_bytes = 64 * 1024 * 1024;  // a spec file read by the CLI
 // All numbers of one trace together (scores and weights are heads x n x n).
 inline constexpr std::size_t max_trace_cells = 8'000'000;

@@ -2,6 +2,7 @@
 // The spec: the plain settings of one attention computation. The same JSON goes into the
 // CLI, the wasm run(), the URL hash and the element's attributes; `settings()` is the one
 // table of its keys, from which parsing, defaults and the documentation are derived.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -62,6 +63,15 @@ struct Setting {
 const std::vector<Setting>& settings();
 
 Result<Spec> parse_spec(const nlohmann::json& j);
+
+// The numbers a parsed spec works through, counted before any arithmetic: what the size limit
+// is checked against and what the page weighs to compute on the spot or in a worker.
+struct Work {
+  std::size_t pairs;    // grows with tokens x tokens: scores, weights, the mask
+  std::size_t by_size;  // grows with tokens x d_model: the matrices with a row per token, the weights
+  std::size_t cells() const { return pairs + by_size; }
+};
+Work work_of(const Spec& spec);
 Result<Spec> parse_spec_text(const std::string& text);
 
 // The spec with every default filled in, as JSON: what the trace echoes back.
