@@ -54,6 +54,7 @@ std::string draw(const InitSpec& init, const std::string& shape) {
     case Init::uniform: return "np.random.rand(" + shape + ")";
     case Init::normal: return "np.random.randn(" + shape + ")";
     case Init::integer: return "np.random.randint(" + std::to_string(init.high) + ", size=(" + shape + ")).astype(float)";
+    case Init::per_word: break;  // not from the shared stream: see the embeddings below
   }
   return "";
 }
@@ -65,6 +66,7 @@ struct Draw {
   std::string skip;   // the lines that only take its numbers from the stream
   const std::optional<Matrix>& given;
   bool vector;
+  bool from_stream = true;  // false: drawn from a stream of its own, so never skipped
 };
 
 Draw plain(const std::string& name, const std::string& code, const std::string& shape,
@@ -79,7 +81,7 @@ Draw plain(const std::string& name, const std::string& code, const std::string& 
 void emit_draws(Text& o, const std::vector<Draw>& draws) {
   std::size_t needed = 0;  // one past the last draw the program keeps
   for (std::size_t i = 0; i < draws.size(); ++i) {
-    if (!draws[i].given) needed = i + 1;
+    if (!draws[i].given && draws[i].from_stream) needed = i + 1;
   }
   for (std::size_t i = 0; i < draws.size(); ++i) {
     const Draw& d = draws[i];
@@ -87,7 +89,7 @@ void emit_draws(Text& o, const std::vector<Draw>& draws) {
       o << d.kept;
       continue;
     }
-    if (i < needed) o << d.skip;
+    if (i < needed && d.from_stream) o << d.skip;
     o << d.name << " = " << literal(*d.given, d.vector) << "  # given in the spec\n";
   }
 }
@@ -163,14 +165,16 @@ std::string numpy_program(const Spec& s) {
   } else {
     draws.push_back(plain("W_c", draw(s.weight_init, D(2 * d) + ", " + D(d)), "(2*d_model, d_model)", s.W_c, false));
   }
-  const std::string word = draw(s.embedding_init, D(d));
+  const bool per_word = s.embedding_init.kind == Init::per_word;
+  const std::string word = per_word ? "np.random.RandomState(seed ^ zlib.crc32(word.encode('utf-8'))).rand(" + D(d) + ")"
+                                    : draw(s.embedding_init, D(d));
   draws.push_back({inputs,
                    "vocabulary = list(dict.fromkeys(tokens))  # each distinct word once, in order of first appearance\n"
                    "embedding = {word: " + word + " for word in vocabulary}\n" +
                        inputs + " = np.array([embedding[t] for t in tokens])  # (n, d_model): a repeated word shares its vector\n",
                    "for word in dict.fromkeys(tokens):\n    " + word +
                        "  # the numbers of the embeddings, skipped as the trace does\n",
-                   ed ? s.annotations : s.X, false});
+                   ed ? s.annotations : s.X, false, !per_word});
   if (ed) draws.push_back(plain("decoder_state", draw(s.embedding_init, D(d)), "(d_model,)", s.decoder_state, true));
   if (s.score == ScoreKind::general) {
     draws.push_back(plain("W_a", draw(s.weight_init, D(dk) + ", " + D(dk)), "(d_k, d_k)", s.W_a, false));
@@ -179,8 +183,9 @@ std::string numpy_program(const Spec& s) {
     draws.push_back(plain("W_2", draw(s.weight_init, D(dk) + ", " + D(da)), "(d_k, d_a)", s.W_2, false));
     draws.push_back(plain("v_a", draw(s.weight_init, D(da)), "(d_a,)", s.v_a, true));
   }
-  const bool any_drawn = std::any_of(draws.begin(), draws.end(), [](const Draw& x) { return !x.given; });
+  const bool any_drawn = std::any_of(draws.begin(), draws.end(), [](const Draw& x) { return !x.given && x.from_stream; });
   o << "\n";
+  if (per_word && !s.X) o << "import zlib\nseed = " << s.seed << "  # each word's vector comes from RandomState(seed ^ crc32 of the word)\n";
   if (any_drawn) o << "# What the spec does not give comes from NumPy's legacy stream, in this order.\nnp.random.seed(" << s.seed << ")\n";
   emit_draws(o, draws);
   if (!ed && h == 1 && s.W_o) o << "W_o = " << literal(*s.W_o, false) << "  # given in the spec\n";

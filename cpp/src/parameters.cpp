@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "attention/rng.hpp"
+#include "attention/word_seed.hpp"
 
 namespace attention {
 
@@ -22,6 +23,7 @@ Matrix draw(NumpyRandom& rng, const InitSpec& init, long rows, long cols) {
     case Init::uniform: return rng.rand(rows, cols);
     case Init::normal: return rng.randn(rows, cols);
     case Init::integer: return rng.randint(init.high, rows, cols);
+    case Init::per_word: break;  // drawn word by word, from streams of their own
   }
   return Matrix();
 }
@@ -58,8 +60,14 @@ Parameters draw_parameters(const Spec& s) {
   std::unordered_map<std::string, long> row_of_word;
   Matrix words(static_cast<long>(p.vocabulary.size()), d);
   for (long w = 0; w < words.rows(); ++w) {
-    words.row(w) = draw(rng, s.embedding_init, 1, d);
-    row_of_word[p.vocabulary[static_cast<std::size_t>(w)]] = w;
+    const std::string& word = p.vocabulary[static_cast<std::size_t>(w)];
+    if (s.embedding_init.kind == Init::per_word) {
+      NumpyRandom own(word_seed(s.seed, word));
+      words.row(w) = own.rand(1, d);
+    } else {
+      words.row(w) = draw(rng, s.embedding_init, 1, d);
+    }
+    row_of_word[word] = w;
   }
   if (given) {
     p.X = *given;

@@ -25,7 +25,7 @@ const std::vector<Setting>& settings() {
       {"d_k", "integer", "", "Width of a query/key per head; default d_model / heads."},
       {"d_v", "integer", "", "Width of a value per head; default d_k."},
       {"d_a", "integer", "", "Hidden width of additive scoring; default d_k."},
-      {"embedding_init", "init", "\"uniform\"", "How embeddings are drawn: uniform (rand), normal (randn) or int:N (randint(N))."},
+      {"embedding_init", "init", "\"uniform\"", "How embeddings are drawn: uniform (rand), normal (randn), int:N (randint(N)), or per_word (each word from its own seed, the same in any sentence)."},
       {"weight_init", "init", "\"normal\"", "How weight matrices are drawn: uniform, normal or int:N."},
       {"score", "enum", "\"scaled_dot\"", "Score function: dot, scaled_dot, general (q W_a k) or additive (v_a . tanh(q W_1 + k W_2))."},
       {"scale", "number", "", "Multiplies the scores; default 1/sqrt(d_k) for scaled_dot, 1 otherwise."},
@@ -117,7 +117,12 @@ Result<Matrix> get_matrix(const json& v, const std::string& key, bool vector) {
 }
 
 Result<InitSpec> parse_init(const std::string& s, const char* key) {
+  const bool embeddings = std::string(key) == "embedding_init";
   if (s == "uniform") return InitSpec{Init::uniform, 0};
+  if (s == "per_word") {
+    if (embeddings) return InitSpec{Init::per_word, 0};
+    return error_at(key, "per_word applies to embedding_init only, got \"per_word\"");
+  }
   if (s == "normal") return InitSpec{Init::normal, 0};
   if (s.rfind("int:", 0) == 0) {
     const std::string n = s.substr(4);
@@ -129,7 +134,7 @@ Result<InitSpec> parse_init(const std::string& s, const char* key) {
     }
     return error_at(key, "int:N needs N from 1 to " + std::to_string(limits::max_int_high) + ", got " + in_quotes(s));
   }
-  return error_at(key, "must be uniform, normal or int:N, got " + in_quotes(s));
+  return error_at(key, std::string("must be uniform, normal") + (embeddings ? ", int:N or per_word" : " or int:N") + ", got " + in_quotes(s));
 }
 
 std::string init_name(const InitSpec& i) {
@@ -137,6 +142,7 @@ std::string init_name(const InitSpec& i) {
     case Init::uniform: return "uniform";
     case Init::normal: return "normal";
     case Init::integer: return "int:" + std::to_string(i.high);
+    case Init::per_word: return "per_word";
   }
   return "";
 }
@@ -319,6 +325,7 @@ Result<Spec> parse_spec(const json& j) {
     ATTENTION_TRY(str, get_string(j, "embedding_init"));
     ATTENTION_TRY(init, parse_init(str, "embedding_init"));
     s.embedding_init = init;
+    if (ed && init.kind == Init::per_word) return error_at("embedding_init", "per_word applies to self mode only");
   }
   if (has("weight_init")) {
     ATTENTION_TRY(str, get_string(j, "weight_init"));

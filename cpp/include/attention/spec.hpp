@@ -15,7 +15,9 @@
 
 namespace attention {
 
-enum class Init { uniform, normal, integer };
+// per_word (embeddings only): each word's vector from a stream of its own (word_seed.hpp),
+// uniform like np.random.rand; the spec's stream then draws the weights alone.
+enum class Init { uniform, normal, integer, per_word };
 struct InitSpec {
   Init kind = Init::normal;
   std::uint64_t high = 0;  // for integer: draws in [0, high)
