@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "attention/alibi.hpp"
+#include "attention/rope.hpp"
 #include "attention/softmax.hpp"
 
 namespace attention {
@@ -73,29 +75,40 @@ MatrixT<T> score_matrix(const Spec& s, const Parameters& p, const MatrixT<T>& q,
   return MatrixT<T>();
 }
 
-namespace {
-
 template <class T>
-MatrixT<T> visibility(const Spec& s, long n) {
+MatrixT<T> visibility(const Spec& s, long n, long m) {
   switch (s.mask) {
     case MaskKind::none: return MatrixT<T>();
     case MaskKind::matrix: return s.mask_matrix.cast<T>();
     case MaskKind::causal:
-    case MaskKind::window: {
-      MatrixT<T> m(n, n);
+    case MaskKind::window:
+    case MaskKind::causal_window: {
+      MatrixT<T> v(n, m);
       for (long i = 0; i < n; ++i) {
-        for (long j = 0; j < n; ++j) {
-          const bool seen = s.mask == MaskKind::causal ? j <= i : std::abs(i - j) <= s.window;
-          m(i, j) = seen ? T(1) : T(0);
+        for (long j = 0; j < m; ++j) {
+          const bool seen = s.mask == MaskKind::causal   ? j <= i
+                            : s.mask == MaskKind::window ? std::abs(i - j) <= s.window
+                                                         : j <= i && i - j <= s.window;
+          v(i, j) = seen ? T(1) : T(0);
         }
       }
-      return m;
+      return v;
     }
   }
   return MatrixT<T>();
 }
 
-}  // namespace
+template <class T>
+MatrixT<T> logits_of(const Spec& s, const MatrixT<T>& raw, const Matrix& bias) {
+  if (bias.size() == 0 && !s.softcap) return raw * static_cast<T>(effective_scale(s) / s.temperature);
+  MatrixT<T> x = raw * static_cast<T>(effective_scale(s));
+  if (bias.size() != 0) x += bias.cast<T>();
+  if (s.softcap) {
+    const T cap = static_cast<T>(*s.softcap);
+    x = ((x.array() / cap).tanh() * cap).matrix();
+  }
+  return x / static_cast<T>(s.temperature);
+}
 
 template <class T>
 Result<SelfTrace<T>> run_self(const Spec& s) {
@@ -103,37 +116,59 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
   t.tokens = s.tokens;
   t.parameters = draw_parameters(s);
   const Parameters& p = t.parameters;
+  const bool cross = s.mode == Mode::cross;
   const long n = static_cast<long>(s.tokens.size()), h = s.heads, dk = s.d_k, dv = s.d_v;
+  const long m = cross ? static_cast<long>(s.source_tokens.size()) : n;
 
   t.X_in = p.X.cast<T>();
-  if (s.positional) {
+  if (cross) t.X_source_in = p.X_source.cast<T>();
+  if (s.positional == Positional::sinusoidal) {
     t.positional = sinusoidal_encoding(n, s.d_model).cast<T>();
     t.X_in += *t.positional;
+    if (cross) {
+      t.positional_source = sinusoidal_encoding(m, s.d_model).cast<T>();
+      t.X_source_in += *t.positional_source;
+    }
   }
+  const MatrixT<T>& source = cross ? t.X_source_in : t.X_in;  // what keys and values come from
   t.Q = t.X_in * p.W_q->cast<T>();
-  t.K = t.X_in * p.W_k->cast<T>();
-  t.V = t.X_in * p.W_v->cast<T>();
+  t.K = source * p.W_k->cast<T>();
+  t.V = source * p.W_v->cast<T>();
   // Every number the learner sees is finite: a projection may overflow before any score does.
-  for (const MatrixT<T>* m : {&t.X_in, &t.Q, &t.K, &t.V}) {
-    if (!m->allFinite()) return error_at("X", "the projections Q, K, V overflow; use smaller values in X or the weights");
+  for (const MatrixT<T>* x : std::initializer_list<const MatrixT<T>*>{&t.X_in, &source, &t.Q, &t.K, &t.V}) {
+    if (!x->allFinite()) return error_at("X", "the projections Q, K, V overflow; use smaller values in X or the weights");
+  }
+  if (s.positional == Positional::rope) {
+    t.rope_angles = rope_angles(std::max(n, m), dk, s.rope_base);
+    t.Q_rope = rope_rotate<T>(t.Q, dk, s.rope_base, s.rope_style);
+    t.K_rope = rope_rotate<T>(t.K, dk, s.rope_base, s.rope_style);
+  }
+  const MatrixT<T>& Q = t.Q_rope ? *t.Q_rope : t.Q;
+  const MatrixT<T>& K = t.K_rope ? *t.K_rope : t.K;
+  if (s.positional == Positional::alibi) {
+    t.alibi_slopes = alibi_slopes(h);
+    for (const double slope : t.alibi_slopes) t.bias.push_back(alibi_bias(slope, n, m));
   }
   t.scale = effective_scale(s);
-  t.mask = visibility<T>(s, n);
-  const T factor = static_cast<T>(t.scale / s.temperature);
+  t.mask = visibility<T>(s, n, m);
 
+  const long group = h / s.kv_heads;  // query heads per key/value head, as repeat_interleave
   t.concat.resize(n, h * dv);
   for (long i = 0; i < h; ++i) {
-    const MatrixT<T> q = t.Q.middleCols(i * dk, dk);
-    const MatrixT<T> k = t.K.middleCols(i * dk, dk);
-    MatrixT<T> scores = score_matrix<T>(s, p, q, k) * factor;
+    const long g = i / group;
+    t.kv_group.push_back(g);
+    const MatrixT<T> q = Q.middleCols(i * dk, dk);
+    const MatrixT<T> k = K.middleCols(g * dk, dk);
+    const MatrixT<T> raw = score_matrix<T>(s, p, q, k);
+    MatrixT<T> scores = logits_of<T>(s, raw, t.bias.empty() ? Matrix() : t.bias[static_cast<std::size_t>(i)]);
     if (!scores.allFinite()) {  // rare: what to blame is worked out again, off the keystroke's path
-      return error_at(score_overflow_field(s, score_matrix<T>(s, p, q, k).allFinite()), "the scores of head " + std::to_string(i + 1) +
+      return error_at(score_overflow_field(s, raw.allFinite()), "the scores of head " + std::to_string(i + 1) +
                               " overflow; use smaller values, a smaller scale or a higher temperature");
     }
     std::vector<long> empty;
     MatrixT<T> w = s.hard ? hardmax_rows<T>(scores, t.mask, &empty) : softmax_rows<T>(scores, t.mask, &empty);
     if (i == 0) t.empty_rows = empty;
-    MatrixT<T> head = w * t.V.middleCols(i * dv, dv);
+    MatrixT<T> head = w * t.V.middleCols(g * dv, dv);
     t.concat.middleCols(i * dv, dv) = head;
     t.scores.push_back(std::move(scores));
     t.weights.push_back(std::move(w));
@@ -155,6 +190,10 @@ template Result<SelfTrace<double>> run_self(const Spec&);
 template Result<SelfTrace<float>> run_self(const Spec&);
 template MatrixT<double> score_matrix(const Spec&, const Parameters&, const MatrixT<double>&, const MatrixT<double>&);
 template MatrixT<float> score_matrix(const Spec&, const Parameters&, const MatrixT<float>&, const MatrixT<float>&);
+template MatrixT<double> logits_of(const Spec&, const MatrixT<double>&, const Matrix&);
+template MatrixT<float> logits_of(const Spec&, const MatrixT<float>&, const Matrix&);
+template MatrixT<double> visibility(const Spec&, long, long);
+template MatrixT<float> visibility(const Spec&, long, long);
 template MatrixT<double> layer_norm_rows(const MatrixT<double>&);
 template MatrixT<float> layer_norm_rows(const MatrixT<float>&);
 

@@ -120,6 +120,8 @@ Result<json> derive(const Spec& s, const std::string& matrix, long head, long ro
   if (!run) return run.error();
   const SelfTrace<double>& t = run.value();
   const Parameters& p = t.parameters;
+  const std::vector<std::string>& keys = s.mode == Mode::cross ? s.source_tokens : s.tokens;
+  const long m = static_cast<long>(keys.size());
   d["query_token"] = s.tokens[static_cast<std::size_t>(row)];
 
   if (matrix == "output") {
@@ -132,8 +134,8 @@ Result<json> derive(const Spec& s, const std::string& matrix, long head, long ro
       }
       d["via"] = "W_o";
     } else {      // output = weights V
-      for (long j = 0; j < n; ++j) {
-        terms.push_back({{"token", s.tokens[static_cast<std::size_t>(j)]}, {"weight", t.weights[0](row, j)},
+      for (long j = 0; j < m; ++j) {
+        terms.push_back({{"token", keys[static_cast<std::size_t>(j)]}, {"weight", t.weights[0](row, j)},
                          {"v", t.V(j, col)}, {"product", t.weights[0](row, j) * t.V(j, col)}});
       }
       d["via"] = "weights";
@@ -143,17 +145,38 @@ Result<json> derive(const Spec& s, const std::string& matrix, long head, long ro
     return d;
   }
 
-  if (col < 0 || col >= n) return out_of_range("col", col, n);
-  d["key_token"] = s.tokens[static_cast<std::size_t>(col)];
+  if (col < 0 || col >= m) return out_of_range("col", col, m);
+  d["key_token"] = keys[static_cast<std::size_t>(col)];
   const double factor = t.scale / s.temperature;
-  const Matrix q = t.Q.block(row, head * s.d_k, 1, s.d_k);
-  const Matrix k = t.K.block(col, head * s.d_k, 1, s.d_k);
+  // The rows the score is made of: rotated with rope, and the key from the head's key/value group.
+  const long g = t.kv_group[static_cast<std::size_t>(head)];
+  const Matrix q = (t.Q_rope ? *t.Q_rope : t.Q).block(row, head * s.d_k, 1, s.d_k);
+  const Matrix k = (t.K_rope ? *t.K_rope : t.K).block(col, g * s.d_k, 1, s.d_k);
   d["score"] = score_terms(s, p, q, k, factor);
+  d["kv_head"] = g;
+  if (t.Q_rope) {
+    const auto row_of = [](const Matrix& x) { return std::vector<double>(x.data(), x.data() + x.size()); };
+    d["rope"] = {{"q", row_of(t.Q.block(row, head * s.d_k, 1, s.d_k))}, {"k", row_of(t.K.block(col, g * s.d_k, 1, s.d_k))},
+                 {"q_position", row}, {"k_position", col}};
+  }
+  // With a bias or a cap the logit is softcap(raw * scale + bias) / temperature, said term by term.
+  if (!t.bias.empty() || s.softcap) {
+    const double raw = d["score"]["raw"];
+    const double bias = t.bias.empty() ? 0.0 : t.bias[static_cast<std::size_t>(head)](row, col);
+    const double before_cap = raw * t.scale + bias;
+    d["score"]["scale"] = t.scale;
+    d["score"]["temperature"] = s.temperature;
+    if (!t.bias.empty()) d["score"]["bias"] = bias;
+    if (s.softcap) {
+      d["score"]["softcap"] = *s.softcap;
+      d["score"]["before_cap"] = before_cap;
+    }
+  }
   d["score"]["value"] = t.scores[static_cast<std::size_t>(head)](row, col);  // exactly the trace's number
   if (matrix == "weights") {
-    std::vector<double> scores(static_cast<std::size_t>(n));
-    std::vector<bool> visible(static_cast<std::size_t>(n));
-    for (long j = 0; j < n; ++j) {
+    std::vector<double> scores(static_cast<std::size_t>(m));
+    std::vector<bool> visible(static_cast<std::size_t>(m));
+    for (long j = 0; j < m; ++j) {
       scores[static_cast<std::size_t>(j)] = t.scores[static_cast<std::size_t>(head)](row, j);
       visible[static_cast<std::size_t>(j)] = t.mask.size() == 0 || t.mask(row, j) != 0.0;
     }

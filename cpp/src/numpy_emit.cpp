@@ -61,18 +61,21 @@ std::string draw(const InitSpec& init, const std::string& shape) {
 
 // One matrix the seed draws, in the order NumPy's stream gives them out.
 struct Draw {
-  std::string name;
-  std::string kept;   // the lines that draw it into `name`
-  std::string skip;   // the lines that only take its numbers from the stream
-  const std::optional<Matrix>& given;
-  bool vector;
+  std::string kept;     // the lines that draw it
+  std::string skip;     // the lines that only take its numbers from the stream
+  bool given;           // the spec gives it: `literal` instead of `kept`
+  std::string literal;  // the lines that write what the spec gives
   bool from_stream = true;  // false: drawn from a stream of its own, so never skipped
 };
 
+std::string given_line(const std::string& name, const std::optional<Matrix>& m, bool vector) {
+  return m ? name + " = " + literal(*m, vector) + "  # given in the spec\n" : "";
+}
+
 Draw plain(const std::string& name, const std::string& code, const std::string& shape,
            const std::optional<Matrix>& given, bool vector) {
-  return {name, name + " = " + code + "  # " + shape + "\n",
-          code + "  # the numbers " + name + " would take, skipped as the trace does\n", given, vector};
+  return {name + " = " + code + "  # " + shape + "\n", code + "  # the numbers " + name + " would take, skipped as the trace does\n",
+          given.has_value(), given_line(name, given, vector)};
 }
 
 // Each draw, kept; a matrix the spec gives is written as its literal instead. Its numbers are
@@ -90,7 +93,7 @@ void emit_draws(Text& o, const std::vector<Draw>& draws) {
       continue;
     }
     if (i < needed && d.from_stream) o << d.skip;
-    o << d.name << " = " << literal(*d.given, d.vector) << "  # given in the spec\n";
+    o << d.literal;
   }
 }
 
@@ -118,20 +121,56 @@ void emit_scale(Text& o, const Spec& s) {
 }
 
 void emit_weights(Text& o, const Spec& s, const std::string& indent, const std::string& target,
-                  const std::string& logits) {
+                  const std::string& logits, const std::string& visible = "visible") {
   if (s.hard) {
-    o << indent << "masked = np.where(visible, " << logits << ", -np.inf)\n"
+    o << indent << "masked = np.where(" << visible << ", " << logits << ", -np.inf)\n"
       << indent << target << " = np.eye(masked.shape[-1])[masked.argmax(axis=-1)]  # first index on ties\n"
-      << indent << target << "[~visible.any(axis=-1)] = 0.0\n";
+      << indent << target << "[~" << visible << ".any(axis=-1)] = 0.0\n";
   } else {
-    o << indent << "masked = np.where(visible, " << logits << ", -np.inf)\n"
+    o << indent << "masked = np.where(" << visible << ", " << logits << ", -np.inf)\n"
       << indent << "top = masked.max(axis=-1, keepdims=True)\n"
       << indent << "top = np.where(np.isfinite(top), top, 0.0)  # a fully masked row gets zeros, not NaN\n"
-      << indent << "e = np.where(visible, np.exp(masked - top), 0.0)\n"
+      << indent << "e = np.where(" << visible << ", np.exp(masked - top), 0.0)\n"
       << indent << "total = e.sum(axis=-1, keepdims=True)\n"
       << indent << target << " = np.divide(e, total, out=np.zeros_like(e), where=total > 0)\n";
   }
 }
+
+// target = the logits of one head from `raw`: softcap(raw * scale + bias) / temperature.
+void emit_logits(Text& o, const Spec& s, const std::string& indent, const std::string& target,
+                 const std::string& raw, const std::string& bias) {
+  if (s.positional != Positional::alibi && !s.softcap) {
+    o << indent << target << " = (" << raw << ") * (scale / temperature)\n";
+    return;
+  }
+  o << indent << "x = (" << raw << ") * scale\n";
+  if (s.positional == Positional::alibi) o << indent << "x = x + " << bias << "  # ALiBi\n";
+  if (s.softcap) o << indent << "x = softcap * np.tanh(x / softcap)  # the logits capped at +-softcap\n";
+  o << indent << target << " = x / temperature\n";
+}
+
+const char* kRope = R"(def rope(x, positions):
+    """Each block of d_k columns of x turned pair by pair: pair i of the row at position p by p * theta_i."""
+    theta = rope_base ** (-2 * np.arange(d_k // 2) / d_k)
+    angle = positions[:, None] * theta[None, :]  # (rows, d_k/2)
+    c, s = np.cos(angle), np.sin(angle)
+    first = 2 * np.arange(d_k // 2) if interleaved else np.arange(d_k // 2)
+    second = first + 1 if interleaved else first + d_k // 2
+    y = x.copy()
+    for b in range(0, x.shape[1], d_k):
+        u, w = x[:, b + first], x[:, b + second]
+        y[:, b + first], y[:, b + second] = u * c - w * s, u * s + w * c
+    return y
+)";
+
+const char* kAlibi = R"(def slopes_of(h):
+    """ALiBi's slopes, as the paper's reference code computes them."""
+    def power_of_two(p):
+        start = 2 ** (-8 / p)
+        return [start ** (i + 1) for i in range(p)]
+    p = 2 ** int(np.floor(np.log2(h)))
+    return power_of_two(p) if p == h else power_of_two(p) + slopes_of(2 * p)[0::2][:h - p]
+)";
 
 }  // namespace
 
@@ -150,8 +189,19 @@ std::string numpy_program(const Spec& s) {
   for (std::size_t i = 0; i < s.tokens.size(); ++i) o << (i ? ", " : "") << python_string(s.tokens[i]);
   o << "]\n"
     << "n, d_model = " << n << ", " << d << "\n";
-  if (s.mode == Mode::self) o << "heads, d_k, d_v = " << h << ", " << dk << ", " << dv << "\n";
-  else o << "d_k = d_model\n";
+  const bool cross = s.mode == Mode::cross;
+  if (cross) {
+    o << "source_tokens = [";
+    for (std::size_t i = 0; i < s.source_tokens.size(); ++i) o << (i ? ", " : "") << python_string(s.source_tokens[i]);
+    o << "]\nm = len(source_tokens)  # keys and values come from the source\n";
+  }
+  if (s.mode != Mode::encoder_decoder) {
+    o << "heads, d_k, d_v = " << h << ", " << dk << ", " << dv << "\n"
+      << "kv_heads = " << s.kv_heads << "  # key/value heads; query head i reads kv_group[i]\n";
+    if (!cross) o << "m = n\n";
+  } else {
+    o << "d_k = d_model\n";
+  }
   if (s.score == ScoreKind::additive) o << "d_a = " << da << "\n";
 
   const bool ed = s.mode == Mode::encoder_decoder;
@@ -159,8 +209,9 @@ std::string numpy_program(const Spec& s) {
   std::vector<Draw> draws;
   if (!ed) {
     draws.push_back(plain("W_q", draw(s.weight_init, D(d) + ", " + D(h * dk)), "(d_model, heads*d_k)", s.W_q, false));
-    draws.push_back(plain("W_k", draw(s.weight_init, D(d) + ", " + D(h * dk)), "(d_model, heads*d_k)", s.W_k, false));
-    draws.push_back(plain("W_v", draw(s.weight_init, D(d) + ", " + D(h * dv)), "(d_model, heads*d_v)", s.W_v, false));
+    const long kvh = s.kv_heads;
+    draws.push_back(plain("W_k", draw(s.weight_init, D(d) + ", " + D(kvh * dk)), "(d_model, kv_heads*d_k)", s.W_k, false));
+    draws.push_back(plain("W_v", draw(s.weight_init, D(d) + ", " + D(kvh * dv)), "(d_model, kv_heads*d_v)", s.W_v, false));
     if (h > 1) draws.push_back(plain("W_o", draw(s.weight_init, D(h * dv) + ", " + D(d)), "(heads*d_v, d_model)", s.W_o, false));
   } else {
     draws.push_back(plain("W_c", draw(s.weight_init, D(2 * d) + ", " + D(d)), "(2*d_model, d_model)", s.W_c, false));
@@ -168,13 +219,17 @@ std::string numpy_program(const Spec& s) {
   const bool per_word = s.embedding_init.kind == Init::per_word;
   const std::string word = per_word ? "np.random.RandomState(seed ^ zlib.crc32(word.encode('utf-8'))).rand(" + D(d) + ")"
                                     : draw(s.embedding_init, D(d));
-  draws.push_back({inputs,
-                   "vocabulary = list(dict.fromkeys(tokens))  # each distinct word once, in order of first appearance\n"
-                   "embedding = {word: " + word + " for word in vocabulary}\n" +
-                       inputs + " = np.array([embedding[t] for t in tokens])  # (n, d_model): a repeated word shares its vector\n",
-                   "for word in dict.fromkeys(tokens):\n    " + word +
-                       "  # the numbers of the embeddings, skipped as the trace does\n",
-                   ed ? s.annotations : s.X, false, !per_word});
+  // The embeddings: every row of the inputs (and in cross mode of the source) from one vocabulary.
+  const std::string all = cross ? "tokens + source_tokens" : "tokens";
+  const std::optional<Matrix>& given_inputs = ed ? s.annotations : s.X;
+  const bool embeddings_given = given_inputs.has_value() && (!cross || s.X_source.has_value());
+  const std::string given_lines = given_line(inputs, given_inputs, false) + given_line("X_source", s.X_source, false);
+  std::string rows = given_inputs ? "" : std::string(inputs) + " = np.array([embedding[t] for t in tokens])  # (n, d_model): a repeated word shares its vector\n";
+  if (cross && !s.X_source) rows += "X_source = np.array([embedding[t] for t in source_tokens])  # (m, d_model)\n";
+  draws.push_back({"vocabulary = list(dict.fromkeys(" + all + "))  # each distinct word once, in order of first appearance\n"
+                   "embedding = {word: " + word + " for word in vocabulary}\n" + rows + given_lines,
+                   "for word in dict.fromkeys(" + all + "):\n    " + word + "  # the numbers of the embeddings, skipped as the trace does\n",
+                   embeddings_given, given_lines, !per_word});
   if (ed) draws.push_back(plain("decoder_state", draw(s.embedding_init, D(d)), "(d_model,)", s.decoder_state, true));
   if (s.score == ScoreKind::general) {
     draws.push_back(plain("W_a", draw(s.weight_init, D(dk) + ", " + D(dk)), "(d_k, d_k)", s.W_a, false));
@@ -185,7 +240,7 @@ std::string numpy_program(const Spec& s) {
   }
   const bool any_drawn = std::any_of(draws.begin(), draws.end(), [](const Draw& x) { return !x.given && x.from_stream; });
   o << "\n";
-  if (per_word && !s.X) o << "import zlib\nseed = " << s.seed << "  # each word's vector comes from RandomState(seed ^ crc32 of the word)\n";
+  if (per_word && !embeddings_given) o << "import zlib\nseed = " << s.seed << "  # each word's vector comes from RandomState(seed ^ crc32 of the word)\n";
   if (any_drawn) o << "# What the spec does not give comes from NumPy's legacy stream, in this order.\nnp.random.seed(" << s.seed << ")\n";
   emit_draws(o, draws);
   if (!ed && h == 1 && s.W_o) o << "W_o = " << literal(*s.W_o, false) << "  # given in the spec\n";
@@ -204,34 +259,58 @@ std::string numpy_program(const Spec& s) {
       << "output = np.tanh(np.concatenate([context, decoder_state]) @ W_c)  # (d_model,)\n";
     shown = {"annotations", "decoder_state", "scores", "weights", "context", "output"};
   } else {
-    if (s.positional) {
-      o << "position = np.arange(n)[:, None]\n"
-        << "column = np.arange(d_model)[None, :]\n"
-        << "angle = position / np.power(10000.0, (2 * (column // 2)) / d_model)\n"
-        << "positional = np.where(column % 2 == 0, np.sin(angle), np.cos(angle))  # (n, d_model)\n"
+    const bool sinusoidal = s.positional == Positional::sinusoidal, rope = s.positional == Positional::rope;
+    if (sinusoidal) {
+      o << "def sinusoidal(rows):\n"
+        << "    angle = np.arange(rows)[:, None] / np.power(10000.0, (2 * (np.arange(d_model)[None, :] // 2)) / d_model)\n"
+        << "    return np.where(np.arange(d_model)[None, :] % 2 == 0, np.sin(angle), np.cos(angle))\n"
+        << "positional = sinusoidal(n)  # (n, d_model)\n"
         << "X_in = X + positional\n";
+      if (cross) o << "positional_source = sinusoidal(m)\nX_source_in = X_source + positional_source\n";
     }
-    const std::string x = s.positional ? "X_in" : "X";
+    const std::string x = sinusoidal ? "X_in" : "X";
+    const std::string source = cross ? (sinusoidal ? "X_source_in" : "X_source") : x;
     o << "Q = " << x << " @ W_q  # (n, heads*d_k)\n"
-      << "K = " << x << " @ W_k  # (n, heads*d_k)\n"
-      << "V = " << x << " @ W_v  # (n, heads*d_v)\n";
+      << "K = " << source << " @ W_k  # (m, kv_heads*d_k)\n"
+      << "V = " << source << " @ W_v  # (m, kv_heads*d_v)\n"
+      << "kv_group = [i // (heads // kv_heads) for i in range(heads)]  # as torch.repeat_interleave\n";
+    if (rope) {
+      o << "\n# Rotary positions: each pair of a head's query and key columns turns by position x theta_i.\n"
+        << "rope_base, interleaved = " << num(s.rope_base) << ", " << (s.rope_style == RopeStyle::interleaved ? "True" : "False") << "\n"
+        << kRope
+        << "rope_angles = np.arange(max(n, m))[:, None] * (rope_base ** (-2 * np.arange(d_k // 2) / d_k))[None, :]\n"
+        << "Q_rope = rope(Q, np.arange(n))\n"
+        << "K_rope = rope(K, np.arange(m))\n";
+    }
+    if (s.positional == Positional::alibi) {
+      o << "\n# ALiBi: head i's logits get -slope_i * |i - j|.\n" << kAlibi
+        << "alibi_slopes = np.array(slopes_of(heads))\n"
+        << "bias = -alibi_slopes[:, None, None] * np.abs(np.arange(n)[:, None] - np.arange(m)[None, :])  # (heads, n, m)\n";
+    }
+    if (s.softcap) o << "softcap = " << num(*s.softcap) << "\n";
     switch (s.mask) {
-      case MaskKind::none: o << "visible = np.ones((n, n), dtype=bool)\n"; break;
+      case MaskKind::none: o << "visible = np.ones((n, m), dtype=bool)\n"; break;
       case MaskKind::causal: o << "visible = np.tril(np.ones((n, n), dtype=bool))  # no look at the future\n"; break;
       case MaskKind::window:
         o << "visible = np.abs(np.arange(n)[:, None] - np.arange(n)[None, :]) <= " << s.window << "  # local window\n";
         break;
+      case MaskKind::causal_window:
+        o << "back = np.arange(n)[:, None] - np.arange(n)[None, :]\n"
+          << "visible = (back >= 0) & (back <= " << s.window << ")  # causal, at most " << s.window << " back\n";
+        break;
       case MaskKind::matrix: o << "visible = " << literal(s.mask_matrix, false) << " == 1\n"; break;
     }
     if (s.mask != MaskKind::none) o << "mask = visible.astype(float)\n";
-    o << "scores = np.zeros((heads, n, n))\n"
-      << "weights = np.zeros((heads, n, n))\n"
+    const std::string Q = rope ? "Q_rope" : "Q", K = rope ? "K_rope" : "K";
+    o << "scores = np.zeros((heads, n, m))\n"
+      << "weights = np.zeros((heads, n, m))\n"
       << "heads_out = np.zeros((heads, n, d_v))\n"
       << "for i in range(heads):\n"
-      << "    q, k, v = Q[:, i*d_k:(i+1)*d_k], K[:, i*d_k:(i+1)*d_k], V[:, i*d_v:(i+1)*d_v]\n"
-      << "    scores[i] = (";
-    emit_scores(o, s, "q", "k", false);
-    o << ") * (scale / temperature)\n";
+      << "    g = kv_group[i]\n"
+      << "    q, k, v = " << Q << "[:, i*d_k:(i+1)*d_k], " << K << "[:, g*d_k:(g+1)*d_k], V[:, g*d_v:(g+1)*d_v]\n";
+    Text raw;
+    emit_scores(raw, s, "q", "k", false);
+    emit_logits(o, s, "    ", "scores[i]", raw.str(), "bias[i]");
     emit_weights(o, s, "    ", "weights[i]", "scores[i]");
     o << "    heads_out[i] = weights[i] @ v\n"
       << "concat = np.concatenate(list(heads_out), axis=1)  # (n, heads*d_v)\n"
@@ -241,6 +320,47 @@ std::string numpy_program(const Spec& s) {
       const char* in = s.residual ? "residual_sum" : "output";
       o << "normalized = (" << in << " - " << in << ".mean(axis=1, keepdims=True)) / np.sqrt(" << in
         << ".var(axis=1, keepdims=True) + 1e-5)\n";
+    }
+    if (s.decode) {
+      o << "\n# Generation with a KV cache: one position at a time, projecting only the new token.\n"
+        << "decode = []\n"
+        << "k_cache, v_cache = np.zeros((0, kv_heads * d_k)), np.zeros((0, kv_heads * d_v))\n"
+        << "for t in range(n):\n"
+        << "    x = " << x << "[t:t+1]\n"
+        << "    q_t, k_t, v_t = x @ W_q, x @ W_k, x @ W_v\n";
+      if (rope) o << "    q_t, k_t = rope(q_t, np.array([t])), rope(k_t, np.array([t]))\n";
+      o << "    k_cache, v_cache = np.vstack([k_cache, k_t]), np.vstack([v_cache, v_t])\n"
+        << "    step_scores, step_weights = np.zeros((heads, t + 1)), np.zeros((heads, t + 1))\n"
+        << "    out = np.zeros((1, heads * d_v))\n"
+        << "    seen = visible[t:t+1, :t+1]\n"
+        << "    for i in range(heads):\n"
+        << "        g = kv_group[i]\n"
+        << "        q, k = q_t[:, i*d_k:(i+1)*d_k], k_cache[:, g*d_k:(g+1)*d_k]\n";
+      emit_logits(o, s, "        ", "step_scores[i]", raw.str(), "bias[i, t, :t+1]");
+      emit_weights(o, s, "        ", "step_weights[i:i+1]", "step_scores[i:i+1]", "seen");
+      o << "        out[:, i*d_v:(i+1)*d_v] = step_weights[i:i+1] @ v_cache[:, g*d_v:(g+1)*d_v]\n"
+        << "    decode.append({'t': t, 'k_cache': k_cache, 'v_cache': v_cache, 'scores': step_scores,\n"
+        << "                   'weights': step_weights, 'output': (" << (h > 1 || s.W_o ? "out @ W_o" : "out") << ")[0]})\n";
+    }
+    if (s.online_block > 0) {
+      o << "\n# FlashAttention's online softmax: keys in blocks, a running max, sum and output per row.\n"
+        << "online_block = " << s.online_block << "\n"
+        << "online = []\n"
+        << "for i in range(heads):\n"
+        << "    v = V[:, kv_group[i]*d_v:(kv_group[i]+1)*d_v]\n"
+        << "    top, l, o = np.full(n, -np.inf), np.zeros(n), np.zeros((n, d_v))\n"
+        << "    blocks = []\n"
+        << "    for start in range(0, m, online_block):\n"
+        << "        end = min(m, start + online_block)\n"
+        << "        seen = visible[:, start:end]\n"
+        << "        new = np.maximum(top, np.where(seen, scores[i][:, start:end], -np.inf).max(axis=1))\n"
+        << "        with np.errstate(invalid='ignore'):\n"
+        << "            rescale = np.where(np.isinf(new), 1.0, np.where(np.isinf(top), 0.0, np.exp(top - new)))\n"
+        << "        e = np.where(seen, np.exp(scores[i][:, start:end] - np.where(np.isinf(new), 0.0, new)[:, None]), 0.0)\n"
+        << "        l, o, top = l * rescale + e.sum(axis=1), o * rescale[:, None] + e @ v[start:end], new\n"
+        << "        blocks.append({'keys': [start, end], 'm': [None if np.isinf(x) else x for x in top],\n"
+        << "                       'l': l, 'rescale': rescale, 'o': o})\n"
+        << "    online.append(blocks)\n";
     }
     o << "heads = heads_out  # the trace's name for the per-head outputs\n";
     shown = {"X", "Q", "K", "V", "scores", "weights", "output"};

@@ -40,14 +40,16 @@ Matrix draw_or(NumpyRandom& rng, const InitSpec& init, long rows, long cols, con
 Parameters draw_parameters(const Spec& s) {
   NumpyRandom rng(s.seed);
   Parameters p;
-  p.vocabulary = vocabulary(s.tokens);
+  std::vector<std::string> all = s.tokens;  // cross: one vocabulary over both sentences
+  all.insert(all.end(), s.source_tokens.begin(), s.source_tokens.end());
+  p.vocabulary = vocabulary(all);
   const long d = s.d_model, h = s.heads;
   const bool ed = s.mode == Mode::encoder_decoder;
 
   if (!ed) {
     p.W_q = draw_or(rng, s.weight_init, d, h * s.d_k, s.W_q);
-    p.W_k = draw_or(rng, s.weight_init, d, h * s.d_k, s.W_k);
-    p.W_v = draw_or(rng, s.weight_init, d, h * s.d_v, s.W_v);
+    p.W_k = draw_or(rng, s.weight_init, d, s.kv_heads * s.d_k, s.W_k);
+    p.W_v = draw_or(rng, s.weight_init, d, s.kv_heads * s.d_v, s.W_v);
     if (h > 1) p.W_o = draw_or(rng, s.weight_init, h * s.d_v, d, s.W_o);
     else if (s.W_o) p.W_o = *s.W_o;
   } else {
@@ -56,7 +58,6 @@ Parameters draw_parameters(const Spec& s) {
 
   // One vector per distinct word, so a repeated word is the same vector (seed 004).
   const std::optional<Matrix>& given = ed ? s.annotations : s.X;
-  const long n = static_cast<long>(s.tokens.size());
   std::unordered_map<std::string, long> row_of_word;
   Matrix words(static_cast<long>(p.vocabulary.size()), d);
   for (long w = 0; w < words.rows(); ++w) {
@@ -69,12 +70,13 @@ Parameters draw_parameters(const Spec& s) {
     }
     row_of_word[word] = w;
   }
-  if (given) {
-    p.X = *given;
-  } else {
-    p.X.resize(n, d);
-    for (long i = 0; i < n; ++i) p.X.row(i) = words.row(row_of_word[s.tokens[static_cast<std::size_t>(i)]]);
-  }
+  const auto rows_of = [&](const std::vector<std::string>& tokens) {
+    Matrix x(static_cast<long>(tokens.size()), d);
+    for (long i = 0; i < x.rows(); ++i) x.row(i) = words.row(row_of_word[tokens[static_cast<std::size_t>(i)]]);
+    return x;
+  };
+  p.X = given ? *given : rows_of(s.tokens);
+  if (s.mode == Mode::cross) p.X_source = s.X_source ? *s.X_source : rows_of(s.source_tokens);
   if (ed) p.decoder_state = draw_or(rng, s.embedding_init, 1, d, s.decoder_state);
 
   if (s.score == ScoreKind::general) {

@@ -30,12 +30,18 @@ const std::vector<Setting>& settings() {
       {"score", "enum", "\"scaled_dot\"", "Score function: dot, scaled_dot, general (q W_a k) or additive (v_a . tanh(q W_1 + k W_2))."},
       {"scale", "number", "", "Multiplies the scores; default 1/sqrt(d_k) for scaled_dot, 1 otherwise."},
       {"temperature", "number", "1", "Divides the scores before the softmax; must be positive."},
-      {"mask", "mask", "\"none\"", "none, causal, window:D (attend within D positions), or an n x n matrix of 0/1."},
-      {"positional", "enum", "\"none\"", "Positional encoding added to X: none or sinusoidal."},
+      {"mask", "mask", "\"none\"", "none, causal, window:D (attend within D positions), causal_window:D (causal, at most D back), or an n x n matrix of 0/1."},
+      {"positional", "enum", "\"none\"", "Positions: none, sinusoidal (added to X), rope (rotates each head's queries and keys) or alibi (a bias of -m_h |i - j| on the logits)."},
+      {"rope_style", "enum", "\"interleaved\"", "rope: rotate column pairs (2i, 2i+1) (interleaved, Llama) or (i, i + d_k/2) (halves, GPT-NeoX)."},
+      {"rope_base", "number", "10000", "rope: pair i turns by position x rope_base^(-2i/d_k); must be positive."},
+      {"kv_heads", "integer", "", "Key/value heads (grouped-query attention; 1 is multi-query); must divide heads. Default heads."},
+      {"softcap", "number", "", "Caps the logits at +-softcap: softcap * tanh(logits / softcap), as Gemma 2; off by default."},
+      {"decode", "boolean", "false", "Also generate position by position with a KV cache (needs a causal mask)."},
+      {"online_block", "integer", "", "Also run FlashAttention's online softmax over blocks of this many keys."},
       {"attention", "enum", "\"soft\"", "soft (softmax) or hard (one-hot on the highest score, first on ties)."},
       {"residual", "boolean", "false", "Add X to the attention output (the Transformer's residual connection)."},
       {"layer_norm", "boolean", "false", "Normalise each output row to mean 0, variance 1 (eps 1e-5)."},
-      {"mode", "enum", "\"self\"", "self (each token attends over all) or encoder_decoder (a decoder state attends over annotations)."},
+      {"mode", "enum", "\"self\"", "self (each token attends over all), encoder_decoder (a decoder state attends over annotations) or cross (the sentence attends over the source)."},
       {"X", "matrix", "", "Embeddings, one row per token (n x d_model)."},
       {"W_q", "matrix", "", "Query weights (d_model x heads*d_k)."},
       {"W_k", "matrix", "", "Key weights (d_model x heads*d_k)."},
@@ -48,6 +54,9 @@ const std::vector<Setting>& settings() {
       {"decoder_state", "vector", "", "encoder_decoder: the decoder's hidden state (d)."},
       {"annotations", "matrix", "", "encoder_decoder: the encoder's hidden states, one row each (m x d)."},
       {"W_c", "matrix", "", "encoder_decoder: output layer weights, tanh([context, h] W_c) (2d x d)."},
+      {"source", "string", "", "cross: the sentence the keys and values come from."},
+      {"source_tokens", "string[]", "", "cross: the source given token by token."},
+      {"X_source", "matrix", "", "cross: the source's embeddings, one row per source token (m x d_model)."},
   };
   return table;
 }
@@ -147,6 +156,47 @@ std::string init_name(const InitSpec& i) {
   return "";
 }
 
+// Tokens given one by one (`tokens`, `source_tokens`): non-empty, valid UTF-8 strings of
+// printable text (a token is shown, exported and written into programs: no line breaks, no
+// terminal codes).
+Result<std::vector<std::string>> token_list(const json& t, const char* key) {
+  if (!t.is_array()) return error_at(key, "must be an array of strings");
+  if (t.size() > limits::max_tokens) {
+    return error_at(key, "has " + std::to_string(t.size()) + " tokens; the limit is " + std::to_string(limits::max_tokens));
+  }
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (!t[i].is_string() || t[i].get<std::string>().empty()) {
+      return error_at(key, "entry " + std::to_string(i) + " must be a non-empty string");
+    }
+    const auto one = tokenize(t[i].get<std::string>(), key);  // validates UTF-8 and length
+    if (!one) return one.error();
+    if (const auto c = control_character(t[i].get<std::string>())) {
+      char code[16];
+      std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(*c));
+      return error_at(key, "entry " + std::to_string(i) + " holds the control character " + code +
+                               "; tokens are printable text");
+    }
+    out.push_back(t[i].get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
+const char* positional_name(Positional p) {
+  switch (p) {
+    case Positional::none: return "none";
+    case Positional::sinusoidal: return "sinusoidal";
+    case Positional::learned: return "learned";
+    case Positional::rope: return "rope";
+    case Positional::alibi: return "alibi";
+  }
+  return "";
+}
+
+namespace {
+
 const char* score_name(ScoreKind s) {
   switch (s) {
     case ScoreKind::dot: return "dot";
@@ -175,9 +225,11 @@ Result<Spec> parse_spec(const json& j) {
     ATTENTION_TRY(mode, get_string(j, "mode"));
     if (mode == "self") s.mode = Mode::self;
     else if (mode == "encoder_decoder") s.mode = Mode::encoder_decoder;
-    else return error_at("mode", "must be self or encoder_decoder, got " + in_quotes(mode));
+    else if (mode == "cross") s.mode = Mode::cross;
+    else return error_at("mode", "must be self, encoder_decoder or cross, got " + in_quotes(mode));
   }
   const bool ed = s.mode == Mode::encoder_decoder;
+  const bool cross = s.mode == Mode::cross;
 
   if (has("seed")) {
     std::int64_t seed;
@@ -194,7 +246,7 @@ Result<Spec> parse_spec(const json& j) {
       {"W_v", &Spec::W_v, false},     {"W_o", &Spec::W_o, false}, {"W_a", &Spec::W_a, false},
       {"W_1", &Spec::W_1, false},     {"W_2", &Spec::W_2, false}, {"v_a", &Spec::v_a, true},
       {"W_c", &Spec::W_c, false},     {"decoder_state", &Spec::decoder_state, true},
-      {"annotations", &Spec::annotations, false},
+      {"annotations", &Spec::annotations, false}, {"X_source", &Spec::X_source, false},
   };
   for (const auto& mk : matrix_keys) {
     if (!has(mk.key)) continue;
@@ -202,9 +254,14 @@ Result<Spec> parse_spec(const json& j) {
     s.*(mk.field) = std::move(m);
   }
   if (ed && s.X) return error_at("X", "is for self mode; give `annotations` in encoder_decoder mode");
+  if (!cross) {
+    for (const char* k : {"source", "source_tokens", "X_source"}) {
+      if (has(k)) return error_at(k, "belongs to mode cross");
+    }
+  }
   if (!ed) {
     for (const char* k : {"decoder_state", "annotations", "W_c"}) {
-      if (has(k)) return error_at(k, "belongs to mode encoder_decoder (mode is self)");
+      if (has(k)) return error_at(k, std::string("belongs to mode encoder_decoder (mode is ") + (cross ? "cross" : "self") + ")");
     }
   } else {
     for (const char* k : {"W_q", "W_k", "W_v", "W_o", "d_k", "d_v"}) {
@@ -217,27 +274,8 @@ Result<Spec> parse_spec(const json& j) {
   // Tokens.
   if (has("sentence") && has("tokens")) return error_at("tokens", "give either sentence or tokens, not both");
   if (has("tokens")) {
-    const json& t = j.at("tokens");
-    if (!t.is_array()) return error_at("tokens", "must be an array of strings");
-    if (t.size() > limits::max_tokens) {
-      return error_at("tokens", "has " + std::to_string(t.size()) + " tokens; the limit is " +
-                                    std::to_string(limits::max_tokens));
-    }
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      if (!t[i].is_string() || t[i].get<std::string>().empty()) {
-        return error_at("tokens", "entry " + std::to_string(i) + " must be a non-empty string");
-      }
-      const auto one = tokenize(t[i].get<std::string>(), "tokens");  // validates UTF-8 and length
-      if (!one) return one.error();
-      // A token is shown, exported and written into programs: no line breaks, no terminal codes.
-      if (const auto c = control_character(t[i].get<std::string>())) {
-        char code[16];
-        std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(*c));
-        return error_at("tokens", "entry " + std::to_string(i) + " holds the control character " + code +
-                                      "; tokens are printable text");
-      }
-      s.tokens.push_back(t[i].get<std::string>());
-    }
+    ATTENTION_TRY(tokens, token_list(j.at("tokens"), "tokens"));
+    s.tokens = std::move(tokens);
   } else if (has("sentence")) {
     ATTENTION_TRY(sentence, get_string(j, "sentence"));
     ATTENTION_TRY(tokens, tokenize(sentence));
@@ -259,6 +297,34 @@ Result<Spec> parse_spec(const json& j) {
                                     std::to_string(n) + " tokens");
   }
 
+  // Cross-attention's source: what the keys and values come from.
+  if (cross) {
+    if (has("source") && has("source_tokens")) return error_at("source_tokens", "give either source or source_tokens, not both");
+    if (has("source_tokens")) {
+      ATTENTION_TRY(tokens, token_list(j.at("source_tokens"), "source_tokens"));
+      s.source_tokens = std::move(tokens);
+    } else if (has("source")) {
+      ATTENTION_TRY(source, get_string(j, "source"));
+      ATTENTION_TRY(tokens, tokenize(source, "source"));
+      s.source_tokens = std::move(tokens);
+    } else if (s.X_source) {
+      for (long i = 0; i < s.X_source->rows(); ++i) s.source_tokens.push_back("s" + std::to_string(i + 1));
+    } else {
+      return error_at("source", "cross mode needs a source: give source, source_tokens or X_source");
+    }
+    const char* source_key = has("source_tokens") ? "source_tokens" : "source";
+    if (s.source_tokens.empty()) return error_at(source_key, "has no tokens; type at least one word");
+    if (s.source_tokens.size() > limits::max_tokens) {
+      return error_at("X_source", "has " + std::to_string(s.source_tokens.size()) + " rows; the limit is " +
+                                      std::to_string(limits::max_tokens) + " tokens");
+    }
+    if (s.X_source && s.X_source->rows() != static_cast<long>(s.source_tokens.size())) {
+      return error_at("X_source", "has " + std::to_string(s.X_source->rows()) + " rows but the source has " +
+                                      std::to_string(s.source_tokens.size()) + " tokens");
+    }
+  }
+  const long keys = cross ? static_cast<long>(s.source_tokens.size()) : n;  // what queries attend over
+
   // Sizes.
   if (has("d_model")) {
     ATTENTION_TRY(d, get_int(j, "d_model", 1, limits::max_d_model));
@@ -268,6 +334,8 @@ Result<Spec> parse_spec(const json& j) {
     }
   } else if (inputs) {
     s.d_model = inputs->cols();
+  } else if (s.X_source) {
+    s.d_model = s.X_source->cols();
   } else if (ed && s.decoder_state) {
     s.d_model = s.decoder_state->cols();
   }
@@ -280,18 +348,31 @@ Result<Spec> parse_spec(const json& j) {
     s.heads = h;
   }
   if (ed && s.heads != 1) return error_at("heads", "encoder_decoder mode has one head");
+  if (s.X_source && s.X_source->cols() != s.d_model) {
+    return error_at("X_source", "has " + std::to_string(s.X_source->cols()) + " columns but d_model is " + std::to_string(s.d_model));
+  }
+  s.kv_heads = s.heads;
+  if (has("kv_heads")) {
+    if (ed) return error_at("kv_heads", "applies to self and cross modes");
+    ATTENTION_TRY(kv, get_int(j, "kv_heads", 1, limits::max_heads));
+    if (kv > s.heads || s.heads % kv != 0) {
+      return error_at("kv_heads", std::to_string(kv) + " key/value heads do not divide " + std::to_string(s.heads) +
+                                      " query heads; choose a divisor of heads");
+    }
+    s.kv_heads = kv;
+  }
   if (has("d_k")) {
     ATTENTION_TRY(dk, get_int(j, "d_k", 1, limits::max_head_dim));
     s.d_k = dk;
   } else if (ed) {
     s.d_k = s.d_model;
   } else if (s.W_q || s.W_k) {  // infer the head width from an explicit projection
-    const long cols = (s.W_q ? s.W_q : s.W_k)->cols();
-    if (cols % s.heads != 0) {
-      return error_at(s.W_q ? "W_q" : "W_k", "has " + std::to_string(cols) + " columns, not a multiple of heads (" +
-                                                 std::to_string(s.heads) + ")");
+    const long cols = (s.W_q ? s.W_q : s.W_k)->cols(), per = s.W_q ? s.heads : s.kv_heads;
+    if (cols % per != 0) {
+      return error_at(s.W_q ? "W_q" : "W_k", "has " + std::to_string(cols) + " columns, not a multiple of " +
+                                                 (s.W_q ? "heads" : "kv_heads") + " (" + std::to_string(per) + ")");
     }
-    s.d_k = cols / s.heads;
+    s.d_k = cols / per;
   } else {
     if (s.d_model % s.heads != 0) {
       return error_at("heads", std::to_string(s.heads) + " heads do not divide d_model " + std::to_string(s.d_model) +
@@ -303,11 +384,11 @@ Result<Spec> parse_spec(const json& j) {
     ATTENTION_TRY(dv, get_int(j, "d_v", 1, limits::max_head_dim));
     s.d_v = dv;
   } else if (s.W_v && !ed) {
-    if (s.W_v->cols() % s.heads != 0) {
-      return error_at("W_v", "has " + std::to_string(s.W_v->cols()) + " columns, not a multiple of heads (" +
-                                 std::to_string(s.heads) + ")");
+    if (s.W_v->cols() % s.kv_heads != 0) {
+      return error_at("W_v", "has " + std::to_string(s.W_v->cols()) + " columns, not a multiple of kv_heads (" +
+                                 std::to_string(s.kv_heads) + ")");
     }
-    s.d_v = s.W_v->cols() / s.heads;
+    s.d_v = s.W_v->cols() / s.kv_heads;
   } else {
     s.d_v = ed ? s.d_model : s.d_k;
   }
@@ -363,7 +444,9 @@ Result<Spec> parse_spec(const json& j) {
     const json& m = j.at("mask");
     if (m.is_array()) {
       ATTENTION_TRY(mm, get_matrix(m, "mask", false));
-      if (mm.rows() != n || mm.cols() != n) return shape_error("mask", mm, n, n, "one row and column per token");
+      if (mm.rows() != n || mm.cols() != keys) {
+        return shape_error("mask", mm, n, keys, cross ? "one row per token, one column per source token" : "one row and column per token");
+      }
       for (long i = 0; i < mm.size(); ++i) {
         if (mm.data()[i] != 0.0 && mm.data()[i] != 1.0) return error_at("mask", "entries must be 0 (hidden) or 1 (visible)");
       }
@@ -373,34 +456,71 @@ Result<Spec> parse_spec(const json& j) {
       ATTENTION_TRY(str, get_string(j, "mask"));
       if (str == "none") s.mask = MaskKind::none;
       else if (str == "causal") s.mask = MaskKind::causal;
-      else if (str.rfind("window:", 0) == 0) {
-        const std::string d = str.substr(7);
+      else if (str.rfind("window:", 0) == 0 || str.rfind("causal_window:", 0) == 0) {
+        const bool causal = str[0] == 'c';
+        const std::string d = str.substr(causal ? 14 : 7);
         bool digits = !d.empty() && d.size() <= 9;
         for (char c : d) digits = digits && c >= '0' && c <= '9';
         if (!digits || std::stol(d) > limits::max_window) {
-          return error_at("mask", "window:D needs a whole number D from 0 to " + std::to_string(limits::max_window) +
-                                      ", got " + in_quotes(str));
+          return error_at("mask", std::string(causal ? "causal_window" : "window") + ":D needs a whole number D from 0 to " +
+                                      std::to_string(limits::max_window) + ", got " + in_quotes(str));
         }
-        s.mask = MaskKind::window;
+        s.mask = causal ? MaskKind::causal_window : MaskKind::window;
         s.window = std::stol(d);
       } else {
-        return error_at("mask", "must be none, causal, window:D or an n x n matrix of 0/1, got " + in_quotes(str));
+        return error_at("mask", "must be none, causal, window:D, causal_window:D or an n x n matrix of 0/1, got " + in_quotes(str));
       }
     }
     if (ed && s.mask != MaskKind::none) return error_at("mask", "applies to self mode only");
+    if (cross && s.mask != MaskKind::none && s.mask != MaskKind::matrix) {
+      return error_at("mask", "cross-attention takes none or an n x m matrix of 0/1 (the source has no future)");
+    }
   }
   if (has("positional")) {
-    ATTENTION_TRY(p, get_string(j, "positional"));
-    if (p == "none") s.positional = false;
-    else if (p == "sinusoidal") s.positional = true;
-    else return error_at("positional", "must be none or sinusoidal, got " + in_quotes(p));
-    if (ed && s.positional) return error_at("positional", "applies to self mode only");
+    ATTENTION_TRY(p, json_read::get_choice(j, "positional", {"none", "sinusoidal", "rope", "alibi"}));
+    s.positional = p == "none" ? Positional::none : p == "sinusoidal" ? Positional::sinusoidal
+                 : p == "rope" ? Positional::rope : Positional::alibi;
+    if (ed && s.positional != Positional::none) return error_at("positional", "applies to self and cross modes");
+    if (cross && (s.positional == Positional::rope || s.positional == Positional::alibi)) {
+      return error_at("positional", p + " relates positions within one sequence; cross-attention takes none or sinusoidal");
+    }
+  }
+  if (has("rope_style")) {
+    ATTENTION_TRY(style, json_read::get_choice(j, "rope_style", {"interleaved", "halves"}));
+    s.rope_style = style == "halves" ? RopeStyle::halves : RopeStyle::interleaved;
+  }
+  if (has("rope_base")) {
+    ATTENTION_TRY(base, get_number(j, "rope_base"));
+    if (!(base > 0)) return error_at("rope_base", "must be greater than 0, got " + show(j.at("rope_base")));
+    s.rope_base = base;
+  }
+  if (s.positional == Positional::rope && s.d_k % 2 != 0) {
+    return error_at("d_k", "rope turns pairs of columns, so d_k must be even, got " + std::to_string(s.d_k));
+  }
+  if (has("softcap")) {
+    if (ed) return error_at("softcap", "applies to self and cross modes");
+    ATTENTION_TRY(cap, get_number(j, "softcap"));
+    if (!(cap > 0)) return error_at("softcap", "must be greater than 0, got " + show(j.at("softcap")));
+    s.softcap = cap;
   }
   if (has("attention")) {
     ATTENTION_TRY(a, get_string(j, "attention"));
     if (a == "soft") s.hard = false;
     else if (a == "hard") s.hard = true;
     else return error_at("attention", "must be soft or hard, got " + in_quotes(a));
+  }
+  if (has("decode")) {
+    ATTENTION_TRY(dec, get_bool(j, "decode"));
+    s.decode = dec;
+    if (dec && s.mask != MaskKind::causal && s.mask != MaskKind::causal_window) {
+      return error_at("decode", "generation sees only the past: it needs mask causal or causal_window:D");
+    }
+  }
+  if (has("online_block")) {
+    if (ed) return error_at("online_block", "applies to self and cross modes");
+    ATTENTION_TRY(block, get_int(j, "online_block", 1, static_cast<long>(limits::max_tokens)));
+    if (s.hard) return error_at("online_block", "the online softmax is for soft attention (attention is hard)");
+    s.online_block = block;
   }
   if (has("residual")) {
     ATTENTION_TRY(r, get_bool(j, "residual"));
@@ -424,8 +544,9 @@ Result<Spec> parse_spec(const json& j) {
   std::optional<Error> bad;
   if (!ed) {
     if (!bad) bad = check("W_q", s.W_q, d, h * dk, "d_model x heads*d_k");
-    if (!bad) bad = check("W_k", s.W_k, d, h * dk, "d_model x heads*d_k");
-    if (!bad) bad = check("W_v", s.W_v, d, h * dv, "d_model x heads*d_v");
+    const long kvh = s.kv_heads;
+    if (!bad) bad = check("W_k", s.W_k, d, kvh * dk, kvh == h ? "d_model x heads*d_k" : "d_model x kv_heads*d_k");
+    if (!bad) bad = check("W_v", s.W_v, d, kvh * dv, kvh == h ? "d_model x heads*d_v" : "d_model x kv_heads*d_v");
     if (!bad) bad = check("W_o", s.W_o, h * dv, d, "heads*d_v x d_model");
   } else {
     if (!bad) bad = check("decoder_state", s.decoder_state, 1, d, "one number per annotation column");
@@ -460,20 +581,28 @@ Result<Spec> parse_spec(const json& j) {
 
 Work work_of(const Spec& s) {
   // Counted: the numbers of the trace (scores and weights per head, the mask, the matrices with
-  // a row per token, the weights) and additive scoring's hidden layer, which is computed but
-  // not kept.
+  // a row per token, the weights, the rotations, biases, decode steps and online blocks) and
+  // additive scoring's hidden layer, which is computed but not kept.
   const bool ed = s.mode == Mode::encoder_decoder;
   const long n = static_cast<long>(s.tokens.size()), d = s.d_model, h = s.heads, dk = s.d_k, dv = s.d_v, da = s.d_a;
+  const long m = s.mode == Mode::cross ? static_cast<long>(s.source_tokens.size()) : n;  // keys
+  const long kvh = ed ? 1 : s.kv_heads;
   const bool w_o = h > 1 || s.W_o.has_value();
   const auto z = [](long v) { return static_cast<std::size_t>(v); };
-  const std::size_t pairs = (ed ? 1 : z(n) * z(h)) * z(n);  // self: n x n per head; encoder-decoder: 1 x m
-  const std::size_t per_pair = 2 + (s.score == ScoreKind::additive ? z(da) : 0);
-  const std::size_t mask = s.mask == MaskKind::none ? 0 : z(n) * z(n);
-  const std::size_t by_token = ed ? z(n) * z(d) * 2 : z(n) * (z(d) * 6 + z(h) * z(2 * dk + 2 * dv));
-  const std::size_t weights = (ed ? z(d) * z(2 * d) : z(d) * z(h) * z(2 * dk + dv) + (w_o ? z(h) * z(dv) * z(d) : 0)) +
+  const std::size_t pairs = (ed ? 1 : z(n) * z(h)) * z(m);  // self: n x m per head; encoder-decoder: 1 x m
+  const std::size_t per_pair = 2 + (s.score == ScoreKind::additive ? z(da) : 0) + (s.positional == Positional::alibi ? 1 : 0);
+  const std::size_t mask = s.mask == MaskKind::none ? 0 : z(n) * z(m);
+  // Decode keeps the cache after every step: about n^2 / 2 rows of every key/value head.
+  const std::size_t decode = s.decode ? z(n) * z(n + 1) / 2 * (z(kvh) * z(dk + dv) + z(2 * h)) : 0;
+  const std::size_t blocks = s.online_block > 0 ? (z(m) + z(s.online_block) - 1) / z(s.online_block) : 0;
+  const std::size_t online = z(h) * blocks * z(n) * z(dv + 3);
+  const std::size_t by_token = ed ? z(n) * z(d) * 2
+                                  : z(n) * (z(d) * 6 + z(h) * z(2 * dk + 2 * dv)) + (m != n ? z(m) * z(d) * 2 : 0) +
+                                        (s.positional == Positional::rope ? z(n + m) * z(dk) * z(h + 1) : 0);
+  const std::size_t weights = (ed ? z(d) * z(2 * d) : z(d) * z(h * dk + kvh * (dk + dv)) + (w_o ? z(h) * z(dv) * z(d) : 0)) +
                               (s.score == ScoreKind::general ? z(dk) * z(dk) : 0) +
                               (s.score == ScoreKind::additive ? z(dk) * z(da) * 2 + z(da) : 0);
-  return {pairs * per_pair + mask, by_token + weights};
+  return {pairs * per_pair + mask + decode + online, by_token + weights};
 }
 
 Result<Spec> parse_spec_text(const std::string& text) {
@@ -485,10 +614,10 @@ json to_json(const Spec& s) {
   json j;
   j["tokens"] = s.tokens;
   j["seed"] = s.seed;
-  j["mode"] = s.mode == Mode::self ? "self" : "encoder_decoder";
+  j["mode"] = s.mode == Mode::self ? "self" : s.mode == Mode::cross ? "cross" : "encoder_decoder";
   j["d_model"] = s.d_model;
   j["heads"] = s.heads;
-  if (s.mode == Mode::self) {
+  if (s.mode != Mode::encoder_decoder) {
     j["d_k"] = s.d_k;
     j["d_v"] = s.d_v;
   }
@@ -502,6 +631,7 @@ json to_json(const Spec& s) {
     case MaskKind::none: j["mask"] = "none"; break;
     case MaskKind::causal: j["mask"] = "causal"; break;
     case MaskKind::window: j["mask"] = "window:" + std::to_string(s.window); break;
+    case MaskKind::causal_window: j["mask"] = "causal_window:" + std::to_string(s.window); break;
     case MaskKind::matrix: {
       json rows = json::array();
       for (long r = 0; r < s.mask_matrix.rows(); ++r) {
@@ -512,7 +642,16 @@ json to_json(const Spec& s) {
       j["mask"] = rows;
     }
   }
-  j["positional"] = s.positional ? "sinusoidal" : "none";
+  j["positional"] = positional_name(s.positional);
+  if (s.positional == Positional::rope) {
+    j["rope_style"] = s.rope_style == RopeStyle::halves ? "halves" : "interleaved";
+    j["rope_base"] = s.rope_base;
+  }
+  if (s.mode != Mode::encoder_decoder) j["kv_heads"] = s.kv_heads;
+  if (s.softcap) j["softcap"] = *s.softcap;
+  if (s.decode) j["decode"] = true;
+  if (s.online_block > 0) j["online_block"] = s.online_block;
+  if (s.mode == Mode::cross) j["source_tokens"] = s.source_tokens;
   j["attention"] = s.hard ? "hard" : "soft";
   j["residual"] = s.residual;
   j["layer_norm"] = s.layer_norm;

@@ -1,7 +1,9 @@
 #include "attention/trace_json.hpp"
 
 #include "attention/attention.hpp"
+#include "attention/decode.hpp"
 #include "attention/encoder_decoder.hpp"
+#include "attention/online_softmax.hpp"
 
 namespace attention {
 
@@ -67,17 +69,43 @@ void put_parameters(json& j, const Parameters& p, const Numbers& out) {
   if (p.v_a) j["v_a"] = out.vector(p.v_a->row(0).transpose());
 }
 
+// m: null where a row has seen no visible key yet.
+json optional_numbers(const std::vector<std::optional<double>>& v) {
+  json a = json::array();
+  for (const auto& x : v) a.push_back(x ? json(*x) : json(nullptr));
+  return a;
+}
+
 json self_json(const Spec& s, const SelfTrace<double>& t, const Numbers& out) {
   json j;
+  const bool cross = s.mode == Mode::cross;
   j["X"] = out.matrix(t.parameters.X);
+  if (cross) {
+    j["source_tokens"] = s.source_tokens;
+    j["X_source"] = out.matrix(t.parameters.X_source);
+  }
   if (t.positional) {
     j["positional"] = out.matrix(*t.positional);
     j["X_in"] = out.matrix(t.X_in);
+    if (cross) {
+      j["positional_source"] = out.matrix(*t.positional_source);
+      j["X_source_in"] = out.matrix(t.X_source_in);
+    }
   }
   put_parameters(j, t.parameters, out);
   j["Q"] = out.matrix(t.Q);
   j["K"] = out.matrix(t.K);
   j["V"] = out.matrix(t.V);
+  j["kv_group"] = t.kv_group;
+  if (t.rope_angles) {
+    j["rope_angles"] = out.matrix(*t.rope_angles);
+    j["Q_rope"] = out.matrix(*t.Q_rope);
+    j["K_rope"] = out.matrix(*t.K_rope);
+  }
+  if (!t.alibi_slopes.empty()) {
+    j["alibi_slopes"] = t.alibi_slopes;
+    j["bias"] = out.stack(t.bias);
+  }
   j["scale"] = t.scale;
   if (s.mask != MaskKind::none) j["mask"] = out.matrix(t.mask);
   j["scores"] = out.stack(t.scores);
@@ -88,6 +116,19 @@ json self_json(const Spec& s, const SelfTrace<double>& t, const Numbers& out) {
   if (t.residual_sum) j["residual_sum"] = out.matrix(*t.residual_sum);
   if (t.normalized) j["normalized"] = out.matrix(*t.normalized);
   j["empty_rows"] = t.empty_rows;
+  if (s.online_block > 0) {
+    json heads = json::array();
+    for (std::size_t i = 0; i < t.scores.size(); ++i) {
+      const long g = t.kv_group[i];
+      json blocks = json::array();
+      for (const auto& b : online_softmax(t.scores[i], t.mask, t.V.middleCols(g * s.d_v, s.d_v), s.online_block)) {
+        blocks.push_back({{"keys", {b.start, b.end}}, {"m", optional_numbers(b.m)}, {"l", out.vector(b.l)},
+                          {"rescale", out.vector(b.rescale)}, {"o", out.matrix(b.o)}});
+      }
+      heads.push_back(std::move(blocks));
+    }
+    j["online"] = std::move(heads);
+  }
   if (!t.empty_rows.empty()) {
     j["warnings"].push_back(std::to_string(t.empty_rows.size()) +
                             " row(s) have every position masked; their weights are all 0");
@@ -114,10 +155,22 @@ json encoder_decoder_json(const EncoderDecoderTrace<double>& t, const Numbers& o
 Result<json> run_trace(const Spec& s, std::vector<double>* packed) {
   const Numbers out(packed);
   json j;
-  if (s.mode == Mode::self) {
+  if (s.mode != Mode::encoder_decoder) {
     auto t = run_self<double>(s);
     if (!t) return t.error();
     j = self_json(s, t.value(), out);
+    if (s.decode) {
+      const auto d = run_decode(s, t.value().parameters);
+      if (!d) return d.error();
+      json steps = json::array();
+      for (const auto& step : d.value().steps) {
+        steps.push_back({{"t", step.t}, {"k_cache", out.matrix(step.k_cache)}, {"v_cache", out.matrix(step.v_cache)},
+                         {"scores", out.matrix(step.scores)}, {"weights", out.matrix(step.weights)},
+                         {"output", out.vector(step.output.row(0).transpose())}});
+      }
+      j["decode"] = std::move(steps);
+      j["decode_cost"] = {{"with_cache", d.value().with_cache}, {"without_cache", d.value().without_cache}};
+    }
   } else {
     auto t = run_encoder_decoder<double>(s);
     if (!t) return t.error();

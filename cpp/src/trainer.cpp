@@ -37,15 +37,6 @@ using json_read::show;
 
 constexpr std::uint32_t kGolden = 0x9E3779B9u;  // spreads the derived seeds apart
 
-const char* positional_name(Positional p) {
-  switch (p) {
-    case Positional::none: return "none";
-    case Positional::sinusoidal: return "sinusoidal";
-    case Positional::learned: return "learned";
-  }
-  return "";
-}
-
 std::string number_text(double d) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", d);

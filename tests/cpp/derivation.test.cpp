@@ -79,3 +79,27 @@ TEST_CASE("derivation requests of the wrong types are errors, never exceptions",
     CHECK(d.contains("error"));
   }
 }
+
+TEST_CASE("derivations of current models' scores: rotated rows, the key/value group, the bias and the cap", "[derivation][modern]") {
+  const auto s = attention::parse_spec_text(R"({"sentence": "a b c d", "positional": "rope", "heads": 4, "kv_heads": 2, "d_model": 8})").value();
+  const json d = attention::derive(s, "weights", 3, 2, 1).value();
+  const json t = attention::run_trace(s).value();
+  CHECK(d["kv_head"] == 1);
+  CHECK(d["score"]["terms"][0]["q"] == t["Q_rope"][2][3 * 2]);      // query head 3's block, rotated
+  CHECK(d["score"]["terms"][0]["k"] == t["K_rope"][1][1 * 2]);      // key/value head 1's block, rotated
+  CHECK(d["rope"]["q"][0] == t["Q"][2][3 * 2]);                     // and before the rotation
+  CHECK(d["softmax"]["value"] == t["weights"][3][2][1]);
+
+  const auto a = attention::parse_spec_text(R"({"sentence": "a b c", "positional": "alibi", "heads": 2, "softcap": 0.7})").value();
+  const json da = attention::derive(a, "scores", 1, 2, 0).value();
+  const double before = da["score"]["raw"].get<double>() * da["score"]["scale"].get<double>() + da["score"]["bias"].get<double>();
+  CHECK(da["score"]["bias"] == -2 * std::pow(2.0, -8.0));
+  CHECK(da["score"]["before_cap"].get<double>() == Approx(before));
+  CHECK(da["score"]["value"].get<double>() == Approx(0.7 * std::tanh(before / 0.7)).epsilon(1e-14));
+
+  const auto c = attention::parse_spec_text(R"({"mode": "cross", "sentence": "le chat", "source": "the black cat"})").value();
+  const json dc = attention::derive(c, "weights", 0, 1, 2).value();
+  CHECK(dc["key_token"] == "cat");
+  CHECK(dc["softmax"]["row_scores"].size() == 3);
+  CHECK(attention::derive(c, "weights", 0, 1, 3).error().message == "col: 3 is out of range (0 to 2)");
+}

@@ -13,12 +13,22 @@ using nlohmann::json;
 namespace {
 const char* kDump = R"(
 import json as _json
+def _plain(v):
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, list) and any(isinstance(x, (dict, list)) or x is None for x in v):
+        return [_plain(x) for x in v]
+    if v is None or isinstance(v, int):
+        return v
+    return np.asarray(v, dtype=float).tolist()
 _out = {}
 for _k in ["X", "positional", "X_in", "W_q", "W_k", "W_v", "W_o", "W_a", "W_1", "W_2", "v_a", "W_c",
            "Q", "K", "V", "mask", "scale", "scores", "weights", "heads", "concat", "output",
-           "residual_sum", "normalized", "annotations", "decoder_state", "weighted", "context"]:
+           "residual_sum", "normalized", "annotations", "decoder_state", "weighted", "context",
+           "X_source", "positional_source", "X_source_in", "kv_group", "rope_angles", "Q_rope", "K_rope",
+           "alibi_slopes", "bias", "decode", "online"]:
     if _k in globals():
-        _out[_k] = np.asarray(globals()[_k], dtype=float).tolist()
+        _out[_k] = _plain(globals()[_k])
 print(_json.dumps(_out))
 )";
 

@@ -24,7 +24,8 @@ TEST_CASE("defaults are those of DESIGN.md", "[spec]") {
   CHECK(s.weight_init.kind == attention::Init::normal);
   CHECK(s.score == attention::ScoreKind::scaled_dot);
   CHECK(s.mask == attention::MaskKind::none);
-  CHECK(!s.positional);
+  CHECK(s.positional == attention::Positional::none);
+  CHECK(s.kv_heads == 1);
   CHECK(!s.hard);
   CHECK(s.temperature == 1);
   CHECK(!s.residual);
@@ -52,7 +53,7 @@ TEST_CASE("every bad spec gets one line naming the field", "[spec][errors]") {
   CHECK(error_of(R"({"tokens": ["x\u009b"]})") == "tokens: entry 0 holds the control character U+009B; tokens are printable text");
   CHECK(error_of(R"({"colour": "red"})") == "colour: is not a spec key (see `attention-cli --help` for the keys)");
   CHECK(error_of(R"({"score": "cosine"})") == "score: must be dot, scaled_dot, general or additive, got \"cosine\"");
-  CHECK(error_of(R"({"mask": "future"})") == "mask: must be none, causal, window:D or an n x n matrix of 0/1, got \"future\"");
+  CHECK(error_of(R"({"mask": "future"})") == "mask: must be none, causal, window:D, causal_window:D or an n x n matrix of 0/1, got \"future\"");
   CHECK(error_of(R"({"mask": "window:x"})") == "mask: window:D needs a whole number D from 0 to 9999, got \"window:x\"");
   CHECK(error_of(R"({"heads": 3})") == "heads: 3 heads do not divide d_model 4; choose a divisor or set d_k");
   CHECK(error_of(R"({"heads": 0})") == "heads: must be a whole number from 1 to 64, got 0");
@@ -87,10 +88,10 @@ TEST_CASE("every bad spec gets one line naming the field", "[spec][errors]") {
         "decoder_state: is 1 x 3, expected 1 x 2 (one number per annotation column)");
   CHECK(error_of(R"({"mask": [[1,0],[1,1]], "sentence": "a b c"})") == "mask: is 2 x 2, expected 3 x 3 (one row and column per token)");
   CHECK(error_of(R"({"mask": [[1,2],[1,1]], "sentence": "a b"})") == "mask: entries must be 0 (hidden) or 1 (visible)");
-  CHECK(error_of(R"({"mode": "diagonal"})") == "mode: must be self or encoder_decoder, got \"diagonal\"");
+  CHECK(error_of(R"({"mode": "diagonal"})") == "mode: must be self, encoder_decoder or cross, got \"diagonal\"");
   // Found by the fuzzer: a control character in a key or value broke the one-line rule.
   CHECK(error_of(R"({"sent\nce": "a"})") == "sent\\u000ace: is not a spec key (see `attention-cli --help` for the keys)");
-  CHECK(error_of(R"({"mode": "a\tb"})") == "mode: must be self or encoder_decoder, got \"a\\u0009b\"");
+  CHECK(error_of(R"({"mode": "a\tb"})") == "mode: must be self, encoder_decoder or cross, got \"a\\u0009b\"");
 }
 
 TEST_CASE("the trace size is bounded before any work", "[spec][limits]") {

@@ -25,8 +25,8 @@ inline json load_fixture(const std::string& name) {
   return json::parse(ss.str());
 }
 
-// Largest normalised difference between two JSON trees of numbers; shape mismatches are
-// reported as infinity so they can never pass.
+// Largest normalised difference between two JSON trees of numbers (arrays and objects of
+// them, nulls matching nulls); shape mismatches are reported as infinity so they can never pass.
 inline double max_error(const json& actual, const json& expected, std::string& where, const std::string& path = "") {
   if (expected.is_number()) {
     if (!actual.is_number()) { where = path; return INFINITY; }
@@ -45,6 +45,17 @@ inline double max_error(const json& actual, const json& expected, std::string& w
     }
     return worst;
   }
+  if (expected.is_object()) {  // decode steps, online blocks: key by key
+    if (!actual.is_object() || actual.size() != expected.size()) { where = path + " (keys)"; return INFINITY; }
+    double worst = 0;
+    for (const auto& [key, value] : expected.items()) {
+      std::string w;
+      const double e = actual.contains(key) ? max_error(actual[key], value, w, path + "." + key) : INFINITY;
+      if (e > worst) { worst = e; where = w.empty() ? path + "." + key : w; }
+    }
+    return worst;
+  }
+  if (expected.is_null() && actual.is_null()) return 0;  // a running maximum not started yet
   where = path + " (not a number)";
   return INFINITY;
 }

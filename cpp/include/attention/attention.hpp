@@ -11,17 +11,26 @@
 
 namespace attention {
 
+// Self-attention, and cross-attention (queries from the sentence, keys and values from the
+// source: m = the source's length; in self mode m = n and the source is the sentence).
 template <class T>
 struct SelfTrace {
   std::vector<std::string> tokens;
   Parameters parameters;                 // X, W_q, W_k, W_v, W_o, score weights (double)
   std::optional<MatrixT<T>> positional;  // (n, d) sinusoidal encoding
   MatrixT<T> X_in;                       // (n, d) X, plus positional when on
-  MatrixT<T> Q, K, V;                    // (n, h*d_k), (n, h*d_k), (n, h*d_v)
+  std::optional<MatrixT<T>> positional_source;  // (m, d) cross: the source's sinusoidal encoding
+  MatrixT<T> X_source_in;                // (m, d) cross: X_source, plus its positional encoding
+  MatrixT<T> Q, K, V;                    // (n, h*d_k), (m, kv_heads*d_k), (m, kv_heads*d_v)
+  std::optional<Matrix> rope_angles;     // (max(n, m), d_k/2): position x pair
+  std::optional<MatrixT<T>> Q_rope, K_rope;  // Q and K rotated, shaped like them
+  std::vector<long> kv_group;            // h: the key/value head each query head reads
+  std::vector<double> alibi_slopes;      // h
+  std::vector<Matrix> bias;              // h x (n, m): -slope |i - j|
   double scale = 1;                      // multiplies the scores
-  MatrixT<T> mask;                       // (n, n) 1 visible, 0 hidden; empty for none
-  std::vector<MatrixT<T>> scores;        // h x (n, n): score * scale / temperature
-  std::vector<MatrixT<T>> weights;       // h x (n, n)
+  MatrixT<T> mask;                       // (n, m) 1 visible, 0 hidden; empty for none
+  std::vector<MatrixT<T>> scores;        // h x (n, m): softcap(score * scale + bias) / temperature
+  std::vector<MatrixT<T>> weights;       // h x (n, m)
   std::vector<MatrixT<T>> heads;         // h x (n, d_v)
   MatrixT<T> concat;                     // (n, h*d_v)
   MatrixT<T> output;                     // (n, d) with W_o, else (n, h*d_v)
@@ -40,6 +49,15 @@ MatrixT<T> score_matrix(const Spec& spec, const Parameters& p, const MatrixT<T>&
 
 // The factor the scores are multiplied by: the spec's `scale`, else 1/sqrt(d_k) for scaled_dot.
 double effective_scale(const Spec& spec);
+
+// The logits of one head from its raw scores score(q, k) (n, m):
+// softcap(raw * scale + bias) / temperature, where bias (ALiBi) may be empty and softcap off.
+template <class T>
+MatrixT<T> logits_of(const Spec& spec, const MatrixT<T>& raw, const Matrix& bias);
+
+// 1 where query i may see key j under the spec's mask, 0 where not; empty for no mask. (n, m)
+template <class T>
+MatrixT<T> visibility(const Spec& spec, long n, long m);
 
 // Vaswani et al.: PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(same).
 Matrix sinusoidal_encoding(long n, long d);  // (n, d)

@@ -1,8 +1,9 @@
 #pragma once
 // Every matrix a spec needs, drawn from the seed in one documented order, then replaced by
 // any explicit matrix the spec gives. The order (the NumPy emitter prints the same):
-//   self:            W_q, W_k, W_v, [W_o if heads > 1], one embedding per vocabulary word
-//                    (in order of first appearance), [W_a | W_1, W_2, v_a]
+//   self, cross:     W_q, W_k (d x kv_heads*d_k), W_v (d x kv_heads*d_v), [W_o if heads > 1],
+//                    one embedding per vocabulary word (in order of first appearance; in cross
+//                    mode the sentence's words, then the source's new ones), [W_a | W_1, W_2, v_a]
 //   encoder_decoder: W_c, one annotation per vocabulary word, decoder_state, [W_a | W_1, W_2, v_a]
 // Weights use weight_init, embeddings/annotations/decoder_state use embedding_init. Seed 42
 // with int:3 weights therefore gives seed 004's W_Query, W_Key, W_Value.
@@ -18,7 +19,8 @@ namespace attention {
 struct Parameters {
   std::vector<std::string> vocabulary;  // distinct tokens, in order of first appearance
   Matrix X;                             // (n, d) embeddings, or annotations in encoder_decoder
-  std::optional<Matrix> W_q, W_k, W_v;  // (d, h*d_k), (d, h*d_k), (d, h*d_v)
+  Matrix X_source;                      // (m, d) cross: the source's embeddings
+  std::optional<Matrix> W_q, W_k, W_v;  // (d, h*d_k), (d, kv_heads*d_k), (d, kv_heads*d_v)
   std::optional<Matrix> W_o;            // (h*d_v, d)
   std::optional<Matrix> W_a;            // (d_k, d_k)
   std::optional<Matrix> W_1, W_2;       // (d_k, d_a)

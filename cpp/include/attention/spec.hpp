@@ -24,8 +24,12 @@ struct InitSpec {
 };
 
 enum class ScoreKind { dot, scaled_dot, general, additive };
-enum class MaskKind { none, causal, window, matrix };
-enum class Mode { self, encoder_decoder };
+enum class MaskKind { none, causal, window, causal_window, matrix };
+enum class Mode { self, encoder_decoder, cross };
+// Positions: added to X (sinusoidal; learned in the trainer only), rotating each head's
+// queries and keys (rope), or a bias on the logits (alibi).
+enum class Positional { none, sinusoidal, learned, rope, alibi };
+enum class RopeStyle { interleaved, halves };  // pairs (2i, 2i+1), as RoFormer and Llama; or (i, i + d_k/2), as GPT-NeoX
 
 struct Spec {
   std::vector<std::string> tokens;
@@ -41,9 +45,15 @@ struct Spec {
   std::optional<double> scale;  // multiplies the scores; default 1/sqrt(d_k) for scaled_dot
   double temperature = 1.0;
   MaskKind mask = MaskKind::none;
-  long window = 0;
-  Matrix mask_matrix;  // (n, n) of 0/1 when mask is given as a matrix
-  bool positional = false;
+  long window = 0;     // window:D and causal_window:D
+  Matrix mask_matrix;  // (n, m) of 0/1 when mask is given as a matrix
+  Positional positional = Positional::none;
+  RopeStyle rope_style = RopeStyle::interleaved;
+  double rope_base = 10000;
+  long kv_heads = 0;             // key/value heads (grouped-query attention); 0 until resolved to heads
+  std::optional<double> softcap;  // logits -> softcap * tanh(logits / softcap)
+  bool decode = false;           // also generate position by position with a KV cache
+  long online_block = 0;         // also run FlashAttention's online softmax over blocks of keys; 0: off
   bool hard = false;
   bool residual = false;
   bool layer_norm = false;
@@ -53,7 +63,11 @@ struct Spec {
   // stream is still drawn in full, so editing one matrix leaves the others unchanged).
   std::optional<Matrix> X, W_q, W_k, W_v, W_o, W_a, W_1, W_2, v_a, W_c;
   std::optional<Matrix> decoder_state, annotations;  // (1, d) and (m, d)
+  std::vector<std::string> source_tokens;            // cross: what the keys and values come from
+  std::optional<Matrix> X_source;                    // cross: (m, d)
 };
+
+const char* positional_name(Positional p);
 
 // One row of the settings table.
 struct Setting {
@@ -69,7 +83,7 @@ Result<Spec> parse_spec(const nlohmann::json& j);
 // The numbers a parsed spec works through, counted before any arithmetic: what the size limit
 // is checked against and what the page weighs to compute on the spot or in a worker.
 struct Work {
-  std::size_t pairs;    // grows with tokens x tokens: scores, weights, the mask
+  std::size_t pairs;    // grows with tokens x tokens: scores, weights, the mask, decode and online steps
   std::size_t by_size;  // grows with tokens x d_model: the matrices with a row per token, the weights
   std::size_t cells() const { return pairs + by_size; }
 };

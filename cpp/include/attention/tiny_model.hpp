@@ -17,11 +17,10 @@
 #include <vector>
 
 #include "attention/scalar.hpp"
+#include "attention/spec.hpp"
 #include "attention/task.hpp"
 
 namespace attention {
-
-enum class Positional { none, sinusoidal, learned };
 
 struct ModelShape {
   long vocabulary = 0;  // V: input tokens

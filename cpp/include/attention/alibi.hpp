@@ -1,0 +1,17 @@
+#pragma once
+// ALiBi (Press et al.): no positions in the embeddings; head h's logits get the bias
+// -m_h |i - j|, a penalty growing with distance at a rate of its own per head.
+#include <vector>
+
+#include "attention/scalar.hpp"
+
+namespace attention {
+
+// The slopes of the paper's reference code: for H a power of two, m_h = 2^(-8h/H), h = 1..H;
+// otherwise those of the largest power of two P below H, then every other slope of 2P, up to H.
+std::vector<double> alibi_slopes(long heads);
+
+// -slope * |i - j|  // (n, m)
+Matrix alibi_bias(double slope, long n, long m);
+
+}  // namespace attention

@@ -1,0 +1,65 @@
+#include "attention/decode.hpp"
+
+#include <cmath>
+
+#include "attention/alibi.hpp"
+#include "attention/attention.hpp"
+#include "attention/rope.hpp"
+#include "attention/softmax.hpp"
+
+namespace attention {
+
+Result<Decode> run_decode(const Spec& s, const Parameters& p) {
+  Decode out;
+  const long n = static_cast<long>(s.tokens.size()), d = s.d_model, h = s.heads, kvh = s.kv_heads;
+  const long dk = s.d_k, dv = s.d_v, group = h / kvh;
+  const Matrix positions = s.positional == Positional::sinusoidal ? sinusoidal_encoding(n, d) : Matrix();
+  const std::vector<double> slopes = s.positional == Positional::alibi ? alibi_slopes(h) : std::vector<double>();
+  const Matrix visible_all = visibility<double>(s, n, n);  // (n, n): row t is what step t may see
+  Matrix k_cache(0, kvh * dk), v_cache(0, kvh * dv);
+  const auto u = [](long v) { return static_cast<std::uint64_t>(v); };
+  for (long t = 0; t < n; ++t) {
+    Matrix x = p.X.row(t);  // (1, d): only the new token
+    if (positions.size()) x += positions.row(t);
+    Matrix q = x * *p.W_q, k = x * *p.W_k, v = x * *p.W_v;  // (1, h*d_k), (1, kvh*d_k), (1, kvh*d_v)
+    if (s.positional == Positional::rope) {
+      q = rope_rotate<double>(q, dk, s.rope_base, s.rope_style, t);
+      k = rope_rotate<double>(k, dk, s.rope_base, s.rope_style, t);
+    }
+    k_cache.conservativeResize(t + 1, Eigen::NoChange);
+    v_cache.conservativeResize(t + 1, Eigen::NoChange);
+    k_cache.row(t) = k;
+    v_cache.row(t) = v;
+
+    DecodeStep step;
+    step.t = t;
+    step.scores.resize(h, t + 1);
+    step.weights.resize(h, t + 1);
+    const Matrix visible = visible_all.block(t, 0, 1, t + 1);  // (1, t+1)
+    Matrix concat(1, h * dv);
+    for (long i = 0; i < h; ++i) {
+      const long g = i / group;
+      const Matrix raw = score_matrix<double>(s, p, q.middleCols(i * dk, dk), k_cache.middleCols(g * dk, dk));  // (1, t+1)
+      Matrix bias;
+      if (!slopes.empty()) bias = alibi_bias(slopes[static_cast<std::size_t>(i)], n, t + 1).row(t);
+      const Matrix logits = logits_of<double>(s, raw, bias);
+      if (!logits.allFinite()) return error_at("X", "the scores overflow while decoding; use smaller values");
+      const Matrix w = s.hard ? hardmax_rows<double>(logits, visible, nullptr) : softmax_rows<double>(logits, visible, nullptr);
+      step.scores.row(i) = logits;
+      step.weights.row(i) = w;
+      concat.middleCols(i * dv, dv) = w * v_cache.middleCols(g * dv, dv);
+    }
+    step.output = p.W_o ? Matrix(concat * *p.W_o) : concat;
+    step.k_cache = k_cache;
+    step.v_cache = v_cache;
+    out.steps.push_back(std::move(step));
+
+    // Multiply-adds of this step: the projections, every query head over t+1 keys, W_o.
+    const std::uint64_t attend = u(h) * u(t + 1) * u(dk + dv) + (p.W_o ? u(h * dv) * u(d) : 0);
+    out.with_cache += u(d) * u(h * dk + kvh * (dk + dv)) + attend;
+    out.without_cache += u(d) * u(h * dk) + u(t + 1) * u(d) * u(kvh * (dk + dv)) + attend;
+  }
+  return out;
+}
+
+}  // namespace attention

@@ -1,0 +1,48 @@
+// Generation with a KV cache reproduces the full causal computation row by row.
+#include "attention/decode.hpp"
+
+#include "attention/trace_json.hpp"
+#include "support.hpp"
+
+using nlohmann::json;
+
+TEST_CASE("decode step t reproduces row t of the full causal computation", "[decode][property]") {
+  const char* specs[] = {
+      R"({"sentence": "one two three four five six", "mask": "causal", "decode": true, "heads": 2})",
+      R"({"sentence": "a llama shaped layer of eight heads", "positional": "rope", "heads": 8, "kv_heads": 2,
+          "d_model": 16, "mask": "causal_window:2", "decode": true})",
+      R"({"sentence": "with alibi and a cap", "positional": "alibi", "heads": 4, "d_model": 8, "mask": "causal",
+          "softcap": 1.5, "decode": true, "score": "additive"})",
+      R"({"sentence": "sinusoidal and hard", "positional": "sinusoidal", "mask": "causal", "decode": true, "attention": "hard"})",
+  };
+  for (const char* spec : specs) {
+    DYNAMIC_SECTION(spec) {
+      const json t = attention::run_trace_text(spec);
+      REQUIRE(t.contains("decode"));
+      const std::size_t n = t["tokens"].size(), heads = t["scores"].size();
+      REQUIRE(t["decode"].size() == n);
+      for (std::size_t step = 0; step < n; ++step) {
+        const json& d = t["decode"][step];
+        CHECK(d["t"] == step);
+        CHECK(d["k_cache"].size() == step + 1);
+        CHECK_CLOSE_JSON(d["output"], t["output"][step], 1e-12);
+        for (std::size_t h = 0; h < heads; ++h) {
+          for (std::size_t j = 0; j <= step; ++j) {
+            CHECK(std::abs(d["weights"][h][j].get<double>() - t["weights"][h][step][j].get<double>()) <= 1e-12);
+          }
+        }
+        // The cache holds the keys the full computation used, rotated where rope is on.
+        const json& keys = t.contains("K_rope") ? t["K_rope"] : t["K"];
+        CHECK_CLOSE_JSON(d["k_cache"][step], keys[step], 1e-12);
+      }
+      const auto with = t["decode_cost"]["with_cache"].get<std::uint64_t>(), without = t["decode_cost"]["without_cache"].get<std::uint64_t>();
+      CHECK(with < without);
+    }
+  }
+}
+
+TEST_CASE("decode needs a causal mask", "[decode][errors]") {
+  CHECK(attention::run_trace_text(R"({"decode": true})")["error"]["message"] ==
+        "decode: generation sees only the past: it needs mask causal or causal_window:D");
+  CHECK(attention::run_trace_text(R"({"decode": true, "mask": "window:2"})")["error"]["field"] == "decode");
+}
