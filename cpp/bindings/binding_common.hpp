@@ -27,7 +27,13 @@ inline nlohmann::json error_of(const attention::Error& e) { return error_json(e.
 
 inline nlohmann::json table(const std::vector<attention::Setting>& rows) {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& s : rows) out.push_back({{"key", s.key}, {"kind", s.kind}, {"default", s.fallback}, {"help", s.help}});
+  for (const auto& s : rows) {
+    nlohmann::json row = {{"key", s.key}, {"kind", s.kind}, {"default", s.fallback}, {"help", s.help}};
+    if (!s.choices.empty()) row["choices"] = s.choices;
+    if (s.min != 0 || s.max != 0) row["min"] = s.min, row["max"] = s.max;
+    if (*s.modes) row["modes"] = s.modes;
+    out.push_back(std::move(row));
+  }
   return out;
 }
 

@@ -36,7 +36,10 @@ std::string usage() {
   for (const auto& s : attention::settings()) {
     char key[64];
     std::snprintf(key, sizeof key, "  %-15s %-9s ", s.key, s.kind);
-    text += std::string(key) + s.help + (*s.fallback ? " Default: " : "") + s.fallback + "\n";
+    text += std::string(key) + s.help + (*s.fallback ? " Default: " : "") + s.fallback;
+    if (s.min != 0 || s.max != 0) text += " (" + std::to_string(s.min) + " to " + std::to_string(s.max) + ")";
+    if (*s.modes) text += std::string(" [") + s.modes + "]";
+    text += "\n";
   }
   return text;
 }

@@ -16,49 +16,68 @@ namespace attention {
 using nlohmann::json;
 
 const std::vector<Setting>& settings() {
+  using limits::max_head_dim;
+  static const long max_tokens = static_cast<long>(limits::max_tokens);
   static const std::vector<Setting> table = {
       {"sentence", "string", "\"the cat sat on the mat\"", "The text to attend over; split into words and punctuation."},
       {"tokens", "string[]", "", "Tokens given one by one instead of a sentence."},
-      {"seed", "integer", "42", "Seed of NumPy's legacy random stream (0 to 4294967295)."},
-      {"d_model", "integer", "4", "Width of each embedding; defaults to the width of an explicit X."},
-      {"heads", "integer", "1", "Number of attention heads."},
-      {"d_k", "integer", "", "Width of a query/key per head; default d_model / heads."},
-      {"d_v", "integer", "", "Width of a value per head; default d_k."},
-      {"d_a", "integer", "", "Hidden width of additive scoring; default d_k."},
-      {"embedding_init", "init", "\"uniform\"", "How embeddings are drawn: uniform (rand), normal (randn), int:N (randint(N)), or per_word (each word from its own seed, the same in any sentence)."},
-      {"weight_init", "init", "\"normal\"", "How weight matrices are drawn: uniform, normal or int:N."},
-      {"score", "enum", "\"scaled_dot\"", "Score function: dot, scaled_dot, general (q W_a k) or additive (v_a . tanh(q W_1 + k W_2))."},
+      {"seed", "integer", "42", "Seed of NumPy's legacy random stream.", {}, 0, 4294967295LL},
+      {"d_model", "integer", "4", "Width of each embedding; defaults to the width of an explicit X.", {}, 1, limits::max_d_model},
+      {"heads", "integer", "1", "Number of attention heads.", {}, 1, limits::max_heads},
+      {"kv_heads", "integer", "", "Key/value heads (grouped-query attention; 1 is multi-query); must divide heads. Default heads.",
+       {}, 1, limits::max_heads, "self,cross"},
+      {"d_k", "integer", "", "Width of a query/key per head; default d_model / heads.", {}, 1, max_head_dim, "self,cross"},
+      {"d_v", "integer", "", "Width of a value per head; default d_k.", {}, 1, max_head_dim, "self,cross"},
+      {"d_a", "integer", "", "Hidden width of additive scoring; default d_k.", {}, 1, max_head_dim},
+      {"embedding_init", "init", "\"uniform\"",
+       "How embeddings are drawn: uniform (rand), normal (randn), int:N (randint(N)), or per_word (each word from its own seed, the same in any sentence).",
+       {"uniform", "normal", "int:N", "per_word"}},
+      {"weight_init", "init", "\"normal\"", "How weight matrices are drawn: uniform, normal or int:N.", {"uniform", "normal", "int:N"}},
+      {"score", "enum", "\"scaled_dot\"", "Score function: dot, scaled_dot, general (q W_a k) or additive (v_a . tanh(q W_1 + k W_2)).",
+       {"dot", "scaled_dot", "general", "additive"}},
       {"scale", "number", "", "Multiplies the scores; default 1/sqrt(d_k) for scaled_dot, 1 otherwise."},
       {"temperature", "number", "1", "Divides the scores before the softmax; must be positive."},
-      {"mask", "mask", "\"none\"", "none, causal, window:D (attend within D positions), causal_window:D (causal, at most D back), or an n x n matrix of 0/1."},
-      {"positional", "enum", "\"none\"", "Positions: none, sinusoidal (added to X), rope (rotates each head's queries and keys) or alibi (a bias of -m_h |i - j| on the logits)."},
-      {"rope_style", "enum", "\"interleaved\"", "rope: rotate column pairs (2i, 2i+1) (interleaved, Llama) or (i, i + d_k/2) (halves, GPT-NeoX)."},
-      {"rope_base", "number", "10000", "rope: pair i turns by position x rope_base^(-2i/d_k); must be positive."},
-      {"kv_heads", "integer", "", "Key/value heads (grouped-query attention; 1 is multi-query); must divide heads. Default heads."},
-      {"softcap", "number", "", "Caps the logits at +-softcap: softcap * tanh(logits / softcap), as Gemma 2; off by default."},
-      {"decode", "boolean", "false", "Also generate position by position with a KV cache (needs a causal mask)."},
-      {"online_block", "integer", "", "Also run FlashAttention's online softmax over blocks of this many keys."},
-      {"attention", "enum", "\"soft\"", "soft (softmax) or hard (one-hot on the highest score, first on ties)."},
-      {"residual", "boolean", "false", "Add X to the attention output (the Transformer's residual connection)."},
-      {"layer_norm", "boolean", "false", "Normalise each output row to mean 0, variance 1 (eps 1e-5)."},
-      {"mode", "enum", "\"self\"", "self (each token attends over all), encoder_decoder (a decoder state attends over annotations) or cross (the sentence attends over the source)."},
-      {"X", "matrix", "", "Embeddings, one row per token (n x d_model)."},
-      {"W_q", "matrix", "", "Query weights (d_model x heads*d_k)."},
-      {"W_k", "matrix", "", "Key weights (d_model x heads*d_k)."},
-      {"W_v", "matrix", "", "Value weights (d_model x heads*d_v)."},
-      {"W_o", "matrix", "", "Output weights after concatenating the heads (heads*d_v x d_model)."},
+      {"softcap", "number", "", "Caps the logits at +-softcap: softcap * tanh(logits / softcap), as Gemma 2; off by default.", {}, 0, 0, "self,cross"},
+      {"mask", "mask", "\"none\"", "none, causal, window:D (attend within D positions), causal_window:D (causal, at most D back), or an n x n matrix of 0/1.",
+       {"none", "causal", "window:D", "causal_window:D"}, 0, 0, "self,cross"},
+      {"positional", "enum", "\"none\"",
+       "Positions: none, sinusoidal (added to X), rope (rotates each head's queries and keys) or alibi (a bias of -m_h |i - j| on the logits).",
+       {"none", "sinusoidal", "rope", "alibi"}, 0, 0, "self,cross"},
+      {"rope_style", "enum", "\"interleaved\"", "rope: rotate column pairs (2i, 2i+1) (interleaved, Llama) or (i, i + d_k/2) (halves, GPT-NeoX).",
+       {"interleaved", "halves"}, 0, 0, "self"},
+      {"rope_base", "number", "10000", "rope: pair i turns by position x rope_base^(-2i/d_k); must be positive.", {}, 0, 0, "self"},
+      {"attention", "enum", "\"soft\"", "soft (softmax) or hard (one-hot on the highest score, first on ties).", {"soft", "hard"}},
+      {"residual", "boolean", "false", "Add X to the attention output (the Transformer's residual connection).", {}, 0, 0, "self,cross"},
+      {"layer_norm", "boolean", "false", "Normalise each output row to mean 0, variance 1 (eps 1e-5).", {}, 0, 0, "self,cross"},
+      {"decode", "boolean", "false", "Also generate position by position with a KV cache (needs a causal mask).", {}, 0, 0, "self"},
+      {"online_block", "integer", "", "Also run FlashAttention's online softmax over blocks of this many keys.", {}, 1, max_tokens, "self,cross"},
+      {"mode", "enum", "\"self\"",
+       "self (each token attends over all), encoder_decoder (a decoder state attends over annotations) or cross (the sentence attends over the source).",
+       {"self", "encoder_decoder", "cross"}},
+      {"X", "matrix", "", "Embeddings, one row per token (n x d_model).", {}, 0, 0, "self,cross"},
+      {"W_q", "matrix", "", "Query weights (d_model x heads*d_k).", {}, 0, 0, "self,cross"},
+      {"W_k", "matrix", "", "Key weights (d_model x kv_heads*d_k).", {}, 0, 0, "self,cross"},
+      {"W_v", "matrix", "", "Value weights (d_model x kv_heads*d_v).", {}, 0, 0, "self,cross"},
+      {"W_o", "matrix", "", "Output weights after concatenating the heads (heads*d_v x d_model).", {}, 0, 0, "self,cross"},
       {"W_a", "matrix", "", "Bilinear weights of general scoring (d_k x d_k)."},
       {"W_1", "matrix", "", "Query weights of additive scoring (d_k x d_a)."},
       {"W_2", "matrix", "", "Key weights of additive scoring (d_k x d_a)."},
       {"v_a", "vector", "", "Output vector of additive scoring (d_a)."},
-      {"decoder_state", "vector", "", "encoder_decoder: the decoder's hidden state (d)."},
-      {"annotations", "matrix", "", "encoder_decoder: the encoder's hidden states, one row each (m x d)."},
-      {"W_c", "matrix", "", "encoder_decoder: output layer weights, tanh([context, h] W_c) (2d x d)."},
-      {"source", "string", "", "cross: the sentence the keys and values come from."},
-      {"source_tokens", "string[]", "", "cross: the source given token by token."},
-      {"X_source", "matrix", "", "cross: the source's embeddings, one row per source token (m x d_model)."},
+      {"decoder_state", "vector", "", "encoder_decoder: the decoder's hidden state (d).", {}, 0, 0, "encoder_decoder"},
+      {"annotations", "matrix", "", "encoder_decoder: the encoder's hidden states, one row each (m x d).", {}, 0, 0, "encoder_decoder"},
+      {"W_c", "matrix", "", "encoder_decoder: output layer weights, tanh([context, h] W_c) (2d x d).", {}, 0, 0, "encoder_decoder"},
+      {"source", "string", "", "cross: the sentence the keys and values come from.", {}, 0, 0, "cross"},
+      {"source_tokens", "string[]", "", "cross: the source given token by token.", {}, 0, 0, "cross"},
+      {"X_source", "matrix", "", "cross: the source's embeddings, one row per source token (m x d_model).", {}, 0, 0, "cross"},
   };
   return table;
+}
+
+const Setting& setting(const std::string& key) {
+  for (const auto& s : settings()) {
+    if (key == s.key) return s;
+  }
+  return settings().front();  // unreachable for the keys the core asks for
 }
 
 namespace {
@@ -75,6 +94,20 @@ const char* kDefaultSentence = "the cat sat on the mat";
 
 
 std::string in_quotes(const std::string& s) { return "\"" + clip(s, 40) + "\""; }
+
+// A whole number or a choice, checked against its row of the settings table.
+Result<std::int64_t> table_int(const json& j, const char* key) {
+  const Setting& row = setting(key);
+  std::int64_t v;
+  if (!integral(j.at(key), row.min, row.max, v)) {
+    return error_at(key, "must be a whole number from " + std::to_string(row.min) + " to " + std::to_string(row.max) +
+                             ", got " + show(j.at(key)));
+  }
+  return v;
+}
+Result<std::string> table_choice(const json& j, const char* key) {
+  return json_read::get_choice(j, key, setting(key).choices);
+}
 
 // A matrix is a non-empty array of equally long, non-empty arrays of finite numbers; a vector
 // is a flat array of numbers (read as one row).
@@ -222,20 +255,14 @@ Result<Spec> parse_spec(const json& j) {
   const auto has = [&](const char* k) { return j.contains(k) && !j.at(k).is_null(); };
 
   if (has("mode")) {
-    ATTENTION_TRY(mode, get_string(j, "mode"));
-    if (mode == "self") s.mode = Mode::self;
-    else if (mode == "encoder_decoder") s.mode = Mode::encoder_decoder;
-    else if (mode == "cross") s.mode = Mode::cross;
-    else return error_at("mode", "must be self, encoder_decoder or cross, got " + in_quotes(mode));
+    ATTENTION_TRY(mode, table_choice(j, "mode"));
+    s.mode = mode == "self" ? Mode::self : mode == "cross" ? Mode::cross : Mode::encoder_decoder;
   }
   const bool ed = s.mode == Mode::encoder_decoder;
   const bool cross = s.mode == Mode::cross;
 
   if (has("seed")) {
-    std::int64_t seed;
-    if (!integral(j.at("seed"), 0, 4294967295LL, seed)) {
-      return error_at("seed", "must be a whole number from 0 to 4294967295, got " + show(j.at("seed")));
-    }
+    ATTENTION_TRY(seed, table_int(j, "seed"));
     s.seed = static_cast<std::uint32_t>(seed);
   }
 
@@ -327,7 +354,7 @@ Result<Spec> parse_spec(const json& j) {
 
   // Sizes.
   if (has("d_model")) {
-    ATTENTION_TRY(d, get_int(j, "d_model", 1, limits::max_d_model));
+    ATTENTION_TRY(d, table_int(j, "d_model"));
     s.d_model = d;
     if (inputs && inputs->cols() != d) {
       return error_at(inputs_key, "has " + std::to_string(inputs->cols()) + " columns but d_model is " + std::to_string(d));
@@ -344,7 +371,7 @@ Result<Spec> parse_spec(const json& j) {
                                     std::to_string(limits::max_d_model));
   }
   if (has("heads")) {
-    ATTENTION_TRY(h, get_int(j, "heads", 1, limits::max_heads));
+    ATTENTION_TRY(h, table_int(j, "heads"));
     s.heads = h;
   }
   if (ed && s.heads != 1) return error_at("heads", "encoder_decoder mode has one head");
@@ -354,7 +381,7 @@ Result<Spec> parse_spec(const json& j) {
   s.kv_heads = s.heads;
   if (has("kv_heads")) {
     if (ed) return error_at("kv_heads", "applies to self and cross modes");
-    ATTENTION_TRY(kv, get_int(j, "kv_heads", 1, limits::max_heads));
+    ATTENTION_TRY(kv, table_int(j, "kv_heads"));
     if (kv > s.heads || s.heads % kv != 0) {
       return error_at("kv_heads", std::to_string(kv) + " key/value heads do not divide " + std::to_string(s.heads) +
                                       " query heads; choose a divisor of heads");
@@ -362,7 +389,7 @@ Result<Spec> parse_spec(const json& j) {
     s.kv_heads = kv;
   }
   if (has("d_k")) {
-    ATTENTION_TRY(dk, get_int(j, "d_k", 1, limits::max_head_dim));
+    ATTENTION_TRY(dk, table_int(j, "d_k"));
     s.d_k = dk;
   } else if (ed) {
     s.d_k = s.d_model;
@@ -381,7 +408,7 @@ Result<Spec> parse_spec(const json& j) {
     s.d_k = s.d_model / s.heads;
   }
   if (has("d_v")) {
-    ATTENTION_TRY(dv, get_int(j, "d_v", 1, limits::max_head_dim));
+    ATTENTION_TRY(dv, table_int(j, "d_v"));
     s.d_v = dv;
   } else if (s.W_v && !ed) {
     if (s.W_v->cols() % s.kv_heads != 0) {
@@ -393,7 +420,7 @@ Result<Spec> parse_spec(const json& j) {
     s.d_v = ed ? s.d_model : s.d_k;
   }
   if (has("d_a")) {
-    ATTENTION_TRY(da, get_int(j, "d_a", 1, limits::max_head_dim));
+    ATTENTION_TRY(da, table_int(j, "d_a"));
     s.d_a = da;
   } else if (s.v_a) {
     s.d_a = s.v_a->cols();
@@ -416,12 +443,9 @@ Result<Spec> parse_spec(const json& j) {
 
   // Scoring.
   if (has("score")) {
-    ATTENTION_TRY(score, get_string(j, "score"));
-    if (score == "dot") s.score = ScoreKind::dot;
-    else if (score == "scaled_dot") s.score = ScoreKind::scaled_dot;
-    else if (score == "general") s.score = ScoreKind::general;
-    else if (score == "additive") s.score = ScoreKind::additive;
-    else return error_at("score", "must be dot, scaled_dot, general or additive, got " + in_quotes(score));
+    ATTENTION_TRY(score, table_choice(j, "score"));
+    s.score = score == "dot" ? ScoreKind::dot : score == "scaled_dot" ? ScoreKind::scaled_dot
+            : score == "general" ? ScoreKind::general : ScoreKind::additive;
   }
   if (s.score != ScoreKind::general && s.W_a) return error_at("W_a", "is used by score general only");
   if (s.score != ScoreKind::additive) {
@@ -477,7 +501,7 @@ Result<Spec> parse_spec(const json& j) {
     }
   }
   if (has("positional")) {
-    ATTENTION_TRY(p, json_read::get_choice(j, "positional", {"none", "sinusoidal", "rope", "alibi"}));
+    ATTENTION_TRY(p, table_choice(j, "positional"));
     s.positional = p == "none" ? Positional::none : p == "sinusoidal" ? Positional::sinusoidal
                  : p == "rope" ? Positional::rope : Positional::alibi;
     if (ed && s.positional != Positional::none) return error_at("positional", "applies to self and cross modes");
@@ -486,7 +510,7 @@ Result<Spec> parse_spec(const json& j) {
     }
   }
   if (has("rope_style")) {
-    ATTENTION_TRY(style, json_read::get_choice(j, "rope_style", {"interleaved", "halves"}));
+    ATTENTION_TRY(style, table_choice(j, "rope_style"));
     s.rope_style = style == "halves" ? RopeStyle::halves : RopeStyle::interleaved;
   }
   if (has("rope_base")) {
@@ -504,10 +528,8 @@ Result<Spec> parse_spec(const json& j) {
     s.softcap = cap;
   }
   if (has("attention")) {
-    ATTENTION_TRY(a, get_string(j, "attention"));
-    if (a == "soft") s.hard = false;
-    else if (a == "hard") s.hard = true;
-    else return error_at("attention", "must be soft or hard, got " + in_quotes(a));
+    ATTENTION_TRY(a, table_choice(j, "attention"));
+    s.hard = a == "hard";
   }
   if (has("decode")) {
     ATTENTION_TRY(dec, get_bool(j, "decode"));
@@ -518,7 +540,7 @@ Result<Spec> parse_spec(const json& j) {
   }
   if (has("online_block")) {
     if (ed) return error_at("online_block", "applies to self and cross modes");
-    ATTENTION_TRY(block, get_int(j, "online_block", 1, static_cast<long>(limits::max_tokens)));
+    ATTENTION_TRY(block, table_int(j, "online_block"));
     if (s.hard) return error_at("online_block", "the online softmax is for soft attention (attention is hard)");
     s.online_block = block;
   }

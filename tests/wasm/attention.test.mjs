@@ -121,3 +121,15 @@ test('work(spec) counts what the size limit counts', () => {
   assert.ok(dots.cells > 1_000_000, JSON.stringify(dots));
   assert.equal(core.work({ heads: 3 }).error.field, 'heads');
 });
+
+test('settings() carries each key\'s type, default, range or choices, modes and help', () => {
+  const rows = Object.fromEntries(core.settings().map((s) => [s.key, s]));
+  assert.deepEqual(rows.positional.choices, ['none', 'sinusoidal', 'rope', 'alibi']);
+  assert.deepEqual([rows.heads.min, rows.heads.max], [1, 64]);
+  assert.deepEqual([rows.seed.min, rows.seed.max], [0, 4294967295]);
+  assert.equal(rows.kv_heads.modes, 'self,cross');
+  assert.equal(rows.mode.default, '"self"');
+  // The ranges are the parser's: one past the end is refused with the same numbers.
+  assert.equal(core.run({ heads: rows.heads.max + 1 }).error.message, `heads: must be a whole number from 1 to ${rows.heads.max}, got ${rows.heads.max + 1}`);
+  assert.match(core.run({ positional: 'x' }).error.message, new RegExp(rows.positional.choices.slice(0, -1).join(', ')));
+});

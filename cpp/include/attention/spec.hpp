@@ -69,14 +69,19 @@ struct Spec {
 
 const char* positional_name(Positional p);
 
-// One row of the settings table.
+// One row of a settings table (the spec's here, the trainer's in trainer.hpp): the parser's
+// ranges and choices, `--help`, the binding's settings() and the page's controls all read it.
 struct Setting {
   const char* key;
-  const char* kind;        // "string", "integer", "number", "boolean", "matrix", ...
+  const char* kind;        // "string", "integer", "number", "boolean", "enum", "init", "mask", "matrix", ...
   const char* fallback;    // the default, as JSON text ("" when derived)
   const char* help;        // one sentence for the CLI usage and the page's tooltip
+  std::vector<std::string> choices = {};  // enum: every value
+  std::int64_t min = 0, max = 0;  // integer: the range (min == max == 0: none)
+  const char* modes = "";  // the modes it applies to, comma-separated ("" for every mode)
 };
 const std::vector<Setting>& settings();
+const Setting& setting(const std::string& key);  // a row of settings(); the key must be in it
 
 Result<Spec> parse_spec(const nlohmann::json& j);
 
