@@ -210,7 +210,7 @@ test('exports hold the numbers on screen', async () => {
   const csv = await save('csv');
   assert.equal(csv.name, 'weights_head_2.csv');
   const lines = csv.body.toString().trim().split('\n');
-  assert.equal(lines[0], ',export,these,numbers');
+  assert.equal(lines[0], '"","export","these","numbers"');  // labels are quoted text
   assert.deepEqual(lines.slice(1).map((l) => l.split(',').slice(1).map(Number)), trace.weights[1]);
   const json = JSON.parse((await save('json')).body);
   assert.deepEqual(json.values, trace.weights[1]);
@@ -238,9 +238,11 @@ test('exports hold the numbers on screen', async () => {
   const arcs = page.locator('.matrix').filter({ has: page.locator('ap-arcs') });
   await arcs.locator('summary').click();
   const [d] = await Promise.all([page.waitForEvent('download'), arcs.locator('button[data-format="svg"]').click()]);
-  // a line per weight of at least 0.01, in every head, its opacity the weight (0.8 of it with two heads)
+  // a line per weight of at least 0.01, in every head, its opacity 0.15 + 0.75 (weight ÷ its row's largest)²
+  // (0.8 of that with two heads)
   const opacities = [...readFileSync(await d.path(), 'utf8').matchAll(/<line [^>]*stroke-opacity="([\d.e-]+)"/g)].map((m) => Number(m[1]));
-  const expected = trace.weights.flat(2).filter((w) => w >= 0.01).map((w) => Math.min(1, 0.8 * w));
+  const expected = trace.weights.flatMap((head) => head.flatMap((row) => row.filter((w) => w >= 0.01)
+    .map((w) => (0.15 + 0.75 * Math.min(1, w / Math.max(...row)) ** 2) * 0.8)));
   assert.deepEqual(opacities.sort(), expected.sort());
   await done(page);
 });

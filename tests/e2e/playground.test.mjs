@@ -114,7 +114,9 @@ test('clicking a weight shows its derivation with the real numbers', async () =>
   assert.match(text, /“sat” → “cat”/);
   assert.match(text, /q · k =/);
   assert.match(text, /exp\(score − max\)/);
-  assert.ok(text.includes(String(Number(value.toPrecision(8)))), `the panel shows ${value}`);
+  // its numbers are written as the cells write them, each with its full precision on hover
+  assert.ok(await panel.evaluate((el, v) => [...el.shadowRoot.querySelectorAll('.result [title]')].some((s) => s.title === v),
+    String(Number(value.toPrecision(8)))), `the panel shows ${value}`);
   // keyboard: the same works with arrows and Enter
   await cell.focus();
   await page.keyboard.press('ArrowRight');
@@ -184,6 +186,7 @@ test('editing a cell of X recomputes, and reset returns to the seed', async () =
 
 test('every control recomputes live and nothing leaves the page', async () => {
   const page = await open({ viewport: { width: 390, height: 844 } });
+  await page.click('details.settings > summary');  // on a phone the settings are folded under the sentence
   await page.check('#c-residual');
   await page.locator('ap-heatmap[key="normalized"]').waitFor();
   assert.deepEqual(await cells(page, 'normalized'), core.run(await specOf(page)).normalized);

@@ -2,8 +2,9 @@
 import type { AttentionCore, Spec, SpecError, Trace } from './attention.js';
 
 export interface Background {
-  /** The trace, null when a newer spec superseded this one, rejected when no worker can run. */
-  run(spec: Spec): Promise<Trace | SpecError | null>;
+  /** The trace; null when a newer spec of the same `caller` superseded this one while it
+   *  waited; rejected when no worker can run. */
+  run(spec: Spec, caller: object): Promise<Trace | SpecError | null>;
 }
 
 /** The page's one worker, started on first use. */

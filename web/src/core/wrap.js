@@ -41,6 +41,7 @@ export function wrap(core) {
       return r.error ? r : r.program;
     },
     derive: (request) => call(core.derive, request),
+    work: (spec) => call(core.work, spec ?? {}),
     settings: () => JSON.parse(core.settings()),
     entropy: (request) => call(core.entropy, request),
     // Leak checks: bytes the allocator holds, and live embind handles (none should stay).

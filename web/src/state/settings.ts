@@ -2,6 +2,7 @@
 // element's attributes are all derived from it (as tensorflow/playground does), so a new
 // setting is one row here. `spec` rows map to spec keys; the others only change what is shown.
 import type { Spec } from '../core/attention.js';
+import { readMatrix } from './matrix.js';
 
 export type Kind = 'text' | 'int' | 'number' | 'select' | 'bool';
 
@@ -14,6 +15,7 @@ export interface SettingDef {
   min?: number;
   max?: number;
   step?: number;
+  slider?: { min: number; max: number; step: number };  // a slider beside the field, over this span
   spec?: boolean;         // part of the spec sent to the core
   modes?: Array<'self' | 'encoder_decoder'>;  // where the control applies
   help: string;
@@ -30,17 +32,17 @@ export const SETTINGS: SettingDef[] = [
     help: 'Width of each embedding vector.' },
   { key: 'heads', label: 'Heads', kind: 'int', fallback: 1, min: 1, max: 64, spec: true, modes: ['self'],
     help: 'Number of attention heads; each uses its own block of columns of Q, K and V.' },
-  { key: 'd_k', label: 'd_k', kind: 'int', fallback: '', min: 1, max: 1024, spec: true, modes: ['self'],
+  { key: 'd_k', label: 'd_k', kind: 'int', fallback: '', min: 1, max: 1024, slider: { min: 1, max: 16, step: 1 }, spec: true, modes: ['self'],
     help: 'Query/key width per head; empty means d_model / heads.' },
-  { key: 'embedding_init', label: 'Embeddings', kind: 'select', fallback: 'uniform', options: ['uniform', 'normal', 'int:3', 'int:10'], spec: true,
-    help: 'uniform: np.random.rand; normal: np.random.randn; int:N: np.random.randint(N).' },
+  { key: 'embedding_init', label: 'Embeddings', kind: 'select', fallback: 'uniform', options: ['uniform', 'normal', 'int:3', 'int:10', 'per_word'], spec: true,
+    help: 'uniform: np.random.rand; normal: np.random.randn; int:N: np.random.randint(N); per word: a vector from the seed and the word alone, the same in any sentence.' },
   { key: 'weight_init', label: 'Weights', kind: 'select', fallback: 'normal', options: ['normal', 'uniform', 'int:3', 'int:10'], spec: true,
     help: 'How W_q, W_k, W_v (and the rest) are drawn.' },
   { key: 'score', label: 'Score', kind: 'select', fallback: 'scaled_dot', options: ['scaled_dot', 'dot', 'general', 'additive'], spec: true,
     help: 'dot: q·k; scaled_dot: q·k/√d_k; general: q W_a kᵀ; additive: v_a·tanh(q W_1 + k W_2).' },
-  { key: 'scale', label: 'Scale', kind: 'number', fallback: '', step: 0.01, spec: true,
+  { key: 'scale', label: 'Scale', kind: 'number', fallback: '', step: 0.01, slider: { min: 0.05, max: 2, step: 0.01 }, spec: true,
     help: 'Multiplies the scores; empty means 1/√d_k for scaled_dot and 1 otherwise.' },
-  { key: 'temperature', label: 'Temperature', kind: 'number', fallback: 1, min: 0, step: 0.1, spec: true,
+  { key: 'temperature', label: 'Temperature', kind: 'number', fallback: 1, min: 0, step: 0.1, slider: { min: 0.1, max: 5, step: 0.05 }, spec: true,
     help: 'Divides the scores before the softmax: low is sharp, high is flat.' },
   { key: 'mask', label: 'Mask', kind: 'select', fallback: 'none', options: ['none', 'causal', 'window'], spec: true, modes: ['self'],
     help: 'causal: no token sees the future; window: only tokens within D positions.' },
@@ -132,11 +134,9 @@ export function readEntries(entries: Iterable<[string, string, string]>, start: 
       if (v === undefined) problems.push(`${name}="${text.slice(0, 40)}" is not valid`);
       else state[key] = v;
     } else if (table.some((d) => d.spec) && (MATRIX_KEYS as readonly string[]).includes(key)) {
-      try {
-        overrides[key] = JSON.parse(text);
-      } catch {
-        problems.push(`${name} is not a JSON matrix`);
-      }
+      const read = readMatrix(name, text, key === 'decoder_state');
+      if ('value' in read) overrides[key] = read.value;
+      else problems.push(read.problem);
     } else {
       problems.push(`"${name.slice(0, 40)}" is not a setting`);
     }

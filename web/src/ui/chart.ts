@@ -3,7 +3,7 @@
 // left or the right axis; x may be logarithmic. The SVG is one image whose label the caller
 // writes to say what it shows now (the latest loss and accuracy, say).
 import { css, html, svg, nothing, type TemplateResult } from 'lit';
-import { short } from './colour.js';
+import { tick } from './colour.js';
 
 export interface Series {
   label: string;
@@ -54,11 +54,11 @@ export function lineChart(title: string, series: Series[], x: Axis, left: Axis, 
     return svg`<polyline points=${points} fill="none" stroke=${s.colour} stroke-width="2" stroke-dasharray=${s.dashed ? '5 4' : nothing}></polyline>`;
   });
   const yTicks = (side: 'left' | 'right', x0: number, anchor: string) => ticks(yr[side], false).map((v) =>
-    svg`<text x=${x0} y=${py(v, side) + 4} text-anchor=${anchor}>${short(v)}</text>`);
+    svg`<text x=${x0} y=${py(v, side) + 4} text-anchor=${anchor}>${tick(v)}</text>`);
   return html`<figure class="chart">
     <svg viewBox="0 0 ${W} ${H}" width=${W} role="img" aria-label=${title}>
       <rect x=${L} y=${T} width=${W - L - R} height=${H - T - B} fill="none" stroke="currentColor" stroke-opacity="0.25"></rect>
-      ${ticks(xr, !!x.log).map((v) => svg`<text x=${px(v)} y=${H - B + 14} text-anchor="middle">${short(v)}</text>`)}
+      ${ticks(xr, !!x.log).map((v) => svg`<text x=${px(v)} y=${H - B + 14} text-anchor="middle">${tick(v)}</text>`)}
       <text x=${(L + W - R) / 2} y=${H - 4} text-anchor="middle">${x.label}</text>
       ${yTicks('left', L - 4, 'end')}
       <text transform="translate(11 ${(T + H - B) / 2}) rotate(-90)" text-anchor="middle">${left.label}</text>

@@ -9,7 +9,7 @@ import { THEME } from './theme.js';
 import { settingControl } from './control.js';
 import { TableElement } from './table-element.js';
 import { lineChart, CHART_STYLES } from './chart.js';
-import { short } from './colour.js';
+import { SEQUENTIAL, diverging, extent, short, type Scale } from './colour.js';
 import './heatmap.js';
 
 type Axis = 'scaling' | 'mask' | 'attention' | 'heads';
@@ -107,16 +107,22 @@ export class AttentionCompare extends TableElement {
     .stale { opacity: 0.45; }
   `];
 
-  private side(trace: SelfTrace, label: string) {
+  /** One side; `output` is the scale both sides' outputs share, so a colour is one number across them. */
+  private side(trace: SelfTrace, label: string, output: Scale) {
     const t = trace.tokens;
     return html`<div class="card" data-side=${label}>
       <h2>${label}</h2>
       <div class="matrices">
         ${trace.weights.map((w, h) => html`<ap-heatmap key="weights" .head=${h} label=${trace.weights.length > 1 ? `weights, head ${h + 1}` : 'weights'}
-          .matrix=${w} .rows=${t} .cols=${t} .range=${[0, 1]} .masked=${trace.mask}></ap-heatmap>`)}
-        <ap-heatmap key="output" label="output" .matrix=${trace.output} .rows=${t} .cols=${trace.output[0].map((_, j) => String(j))}></ap-heatmap>
+          .matrix=${w} .rows=${t} .cols=${t} .scale=${SEQUENTIAL} .masked=${trace.mask}></ap-heatmap>`)}
+        <ap-heatmap key="output" label="output" .matrix=${trace.output} .rows=${t} .cols=${trace.output[0].map((_, j) => String(j))} .scale=${output}></ap-heatmap>
       </div>
     </div>`;
+  }
+
+  private bothSides(traces: [SelfTrace, SelfTrace], labels: [string, string]) {
+    const output = diverging(extent(traces.map((t) => t.output)));
+    return traces.map((t, k) => this.side(t, labels[k], output));
   }
 
   /** Right minus left, with the largest change named. */
@@ -137,7 +143,7 @@ export class AttentionCompare extends TableElement {
       <p class="summary" data-summary>${changed} of ${delta.length * delta[0].length} numbers moved by more than 0.005;
         the largest change is ${short(top.v)} at ${where}. The colours are centred on 0: the middle of the scale is no change.</p>
       <ap-heatmap key="difference" label="Δ ${key}" .matrix=${delta} .rows=${t} .cols=${cols}
-        .range=${[-Math.abs(top.v) || -1, Math.abs(top.v) || 1]}></ap-heatmap>
+        .scale=${diverging(Math.abs(top.v))}></ap-heatmap>
     </div>`;
   }
 
@@ -178,7 +184,7 @@ export class AttentionCompare extends TableElement {
         ${this.error && !placed ? html`<p class="message" role="alert">${this.error.message}</p>` : nothing}
         <p class="why">${AXES[axis].why}</p>
         ${this.traces ? html`<div class=${this.error ? 'stale' : ''}>
-          <div class="sides">${this.side(this.traces[0], left.label)}${this.side(this.traces[1], right.label)}</div>
+          <div class="sides">${this.bothSides(this.traces, [left.label, right.label])}</div>
           <div class="sides" style="margin-top: 1rem">${this.difference(this.traces)}${axis === 'scaling' ? this.entropy() : nothing}</div>
         </div>` : nothing}
       </div>`;

@@ -1,6 +1,7 @@
 // One control for one row of a settings table (state/settings.ts, state/training.ts): a select,
-// a checkbox or a text field, its label (with the row's help as a tooltip) and the message
-// beside it when its value is refused.
+// a checkbox or a text field (with a slider beside it when the row gives one), its label, the
+// row's help (shown while the control is hovered or focused, and read as its description) and
+// the message beside it when its value is refused.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { SettingDef } from '../state/settings.js';
 
@@ -11,30 +12,39 @@ export interface ControlOptions {
   disabled?: boolean;
   hint?: string;
   extra?: TemplateResult;  // beside the input (the seed's "new random")
+  auto?: number;           // where the slider sits while the value is empty ("auto")
 }
 
 export function settingControl(def: SettingDef, o: ControlOptions): TemplateResult {
   const id = `c-${def.key}`;
+  const help = `h-${def.key}`;
   const read = (e: Event) => (e.target as HTMLInputElement).value;
   let input: TemplateResult;
   switch (def.kind) {
     case 'select':
-      input = html`<select id=${id} @change=${(e: Event) => o.set(read(e))}>
+      input = html`<select id=${id} aria-describedby=${help} @change=${(e: Event) => o.set(read(e))}>
         ${def.options!.map((v) => html`<option value=${v} ?selected=${v === o.value}>${v.replace('_', ' ')}</option>`)}</select>`;
       break;
     case 'bool':
-      input = html`<input id=${id} type="checkbox" .checked=${Boolean(o.value)} @change=${(e: Event) => o.set(String((e.target as HTMLInputElement).checked))}>`;
+      input = html`<input id=${id} type="checkbox" aria-describedby=${help} .checked=${Boolean(o.value)} @change=${(e: Event) => o.set(String((e.target as HTMLInputElement).checked))}>`;
       break;
     case 'text':
-      input = html`<input id=${id} type="text" .value=${String(o.value)} spellcheck="false" autocomplete="off" @input=${(e: Event) => o.set(read(e))}>`;
+      input = html`<input id=${id} type="text" aria-describedby=${help} .value=${String(o.value)} spellcheck="false" autocomplete="off" @input=${(e: Event) => o.set(read(e))}>`;
       break;
     default:
-      input = html`<input id=${id} type="text" inputmode=${def.kind === 'int' ? 'numeric' : 'decimal'} .value=${String(o.value)}
+      input = html`<input id=${id} type="text" aria-describedby=${help} inputmode=${def.kind === 'int' ? 'numeric' : 'decimal'} .value=${String(o.value)}
         placeholder=${def.fallback === '' ? 'auto' : ''} ?disabled=${Boolean(o.disabled)} @input=${(e: Event) => o.set(read(e))}>`;
   }
-  return html`<div class="control ${def.kind} ${o.message ? 'bad' : ''}" data-key=${def.key}>
-    <label for=${id} title=${def.help}>${def.label}</label>
-    <div class="input">${input}${o.extra ?? nothing}</div>
+  // The slider and the field show one value; either sets it (the field takes what the slider's
+  // span leaves out, and empty for "auto").
+  const s = def.slider;
+  const at = o.value === '' ? o.auto : Number(o.value);
+  const slider = s ? html`<input type="range" min=${s.min} max=${s.max} step=${s.step} .value=${String(at ?? s.min)}
+    aria-label=${def.label} aria-describedby=${help} ?disabled=${Boolean(o.disabled)} @input=${(e: Event) => o.set(read(e))}>` : nothing;
+  return html`<div class="control ${def.kind} ${s ? 'slider' : ''} ${o.message ? 'bad' : ''}" data-key=${def.key}>
+    <label for=${id}>${def.label}</label>
+    <div class="input">${slider}${input}${o.extra ?? nothing}</div>
+    <div class="help" id=${help} role="tooltip">${def.help}</div>
     ${o.hint ? html`<div class="hint">${o.hint}</div>` : nothing}
     ${o.message ? html`<div class="message" role="alert" aria-live="polite">${o.message}</div>` : nothing}
   </div>`;

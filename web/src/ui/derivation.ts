@@ -1,6 +1,10 @@
-// How one clicked number came to be, with the real numbers (computed by the core's derive()).
+// How one clicked number came to be, with the real numbers (computed by the core's derive()),
+// written as the cells write them, full precision on hover.
 import { LitElement, css as style, html, nothing } from 'lit';
-import { full } from './colour.js';
+import { full, short } from './colour.js';
+
+/** A number as the cells show it, its full precision on hover. */
+const num = (v: number) => html`<span class="n" title=${full(v)}>${short(v)}</span>`;
 
 type Json = Record<string, any>;
 
@@ -25,36 +29,36 @@ export class Derivation extends LitElement {
     const terms: Json[] = s.terms;
     const kind = 'tanh' in (terms[0] ?? {}) ? 'additive' : 'W_a_k' in (terms[0] ?? {}) ? 'general' : 'dot';
     const term = (t: Json) => kind === 'additive'
-      ? html`<span class="term">${full(t.v_a)}·tanh(${full(t.q_W_1)} + ${full(t.k_W_2)})</span>`
-      : html`<span class="term">${full(t.q)}×${full(kind === 'general' ? t.W_a_k : t.k)}</span>`;
+      ? html`<span class="term">${num(t.v_a)}·tanh(${num(t.q_W_1)} + ${num(t.k_W_2)})</span>`
+      : html`<span class="term">${num(t.q)}×${num(kind === 'general' ? t.W_a_k : t.k)}</span>`;
     const lead = kind === 'additive' ? 'v_a · tanh(q W_1 + k W_2)' : kind === 'general' ? 'q · (W_a kᵀ)' : 'q · k';
     return html`<div class="eq">${lead} = ${terms.map((t, i) => html`${i ? ' + ' : ''}${term(t)}`)}
-      = <b>${full(s.raw)}</b></div>
-      ${s.factor !== 1 ? html`<div class="eq">× ${full(s.factor)} (scale ÷ temperature) = <span class="result">${full(s.value)}</span></div>` : nothing}`;
+      = <b>${num(s.raw)}</b></div>
+      ${s.factor !== 1 ? html`<div class="eq">× ${num(s.factor)} (scale ÷ temperature) = <span class="result">${num(s.value)}</span></div>` : nothing}`;
   }
 
   private softmax(sm: Json, col: number) {
     if (sm.empty_row) return html`<p>Every position of this row is masked, so its weights are all 0.</p>`;
     if ('argmax' in sm) {
-      return html`<p class="eq">hard attention: the highest visible score is ${full(sm.max)} at “${this.tokens[sm.argmax] ?? sm.argmax}”,
-        so this weight is <span class="result">${full(sm.value)}</span>.</p>`;
+      return html`<p class="eq">hard attention: the highest visible score is ${num(sm.max)} at “${this.tokens[sm.argmax] ?? sm.argmax}”,
+        so this weight is <span class="result">${num(sm.value)}</span>.</p>`;
     }
-    return html`<p class="eq">softmax: exp(score − max) / Σ, with max = ${full(sm.max)}</p>
+    return html`<p class="eq">softmax: exp(score − max) / Σ, with max = ${num(sm.max)}</p>
       <table><thead><tr><th>key</th><th>score</th><th>exp(score − max)</th></tr></thead><tbody>
       ${(sm.row_scores as number[]).map((s, j) => html`<tr class=${j === col ? 'me' : ''}>
-        <td>${this.tokens[j] ?? j}</td><td>${sm.visible[j] ? full(s) : 'masked'}</td><td>${full(sm.exps[j])}</td></tr>`)}
+        <td>${this.tokens[j] ?? j}</td><td>${sm.visible[j] ? num(s) : 'masked'}</td><td>${num(sm.exps[j])}</td></tr>`)}
       </tbody></table>
-      <p class="eq">Σ = ${full(sm.sum)}; ${full(sm.exps[col])} / ${full(sm.sum)} = <span class="result">${full(sm.value)}</span></p>`;
+      <p class="eq">Σ = ${num(sm.sum)}; ${num(sm.exps[col])} / ${num(sm.sum)} = <span class="result">${num(sm.value)}</span></p>`;
   }
 
   private output(d: Json) {
     const terms: Json[] = d.terms;
     if (d.via === 'W_o') {
-      return html`<div class="eq">output = concat · W_o column ${d.col + 1} = ${terms.map((t, i) => html`${i ? ' + ' : ''}<span class="term">${full(t.concat)}×${full(t.W_o)}</span>`)}
-        = <span class="result">${full(d.value)}</span></div>`;
+      return html`<div class="eq">output = concat · W_o column ${d.col + 1} = ${terms.map((t, i) => html`${i ? ' + ' : ''}<span class="term">${num(t.concat)}×${num(t.W_o)}</span>`)}
+        = <span class="result">${num(d.value)}</span></div>`;
     }
-    return html`<div class="eq">output = Σ weight × v = ${terms.map((t, i) => html`${i ? ' + ' : ''}<span class="term" title=${t.token}>${full(t.weight)}×${full(t.v)}</span>`)}
-      = <span class="result">${full(d.value)}</span></div>`;
+    return html`<div class="eq">output = Σ weight × v = ${terms.map((t, i) => html`${i ? ' + ' : ''}<span class="term" title=${t.token}>${num(t.weight)}×${num(t.v)}</span>`)}
+      = <span class="result">${num(d.value)}</span></div>`;
   }
 
   render() {

@@ -7,7 +7,8 @@ export interface AttentionPlaygroundElement extends HTMLElement {
   readonly spec: Spec;
   /** light, dark, or auto (follows prefers-color-scheme). */
   theme: 'auto' | 'light' | 'dark';
-  /** One step id ("embed" … "concat"), trace key ("weights", "Q" …) or "arcs" to show alone. */
+  /** One step id ("embed" … "concat"), trace key ("weights", "Q" …) or "arcs" to show alone;
+   *  any other value shows every step, with a note. */
   view: string;
   /** "all", "none", or a comma list of setting keys ("sentence,seed"). */
   controls: string;

@@ -1,10 +1,12 @@
-// A matrix as a heatmap: labelled rows and columns, a viridis colour legend, the numbers in
-// the cells when they fit. It is a real <table> (the screen-reader alternative is the table
-// itself) with one roving tab stop and arrow keys; past a few thousand cells it draws on a
-// canvas instead of creating a DOM node per cell.
+// A matrix as a heatmap: labelled rows and columns, a colour legend (signed numbers diverge
+// from a neutral 0, weights run over 0 to 1, or each row over 0 to its largest weight: see
+// colour.ts), the numbers in the cells when they fit. It is a real <table> (the screen-reader
+// alternative is the table itself) with one roving tab stop and arrow keys; past a few
+// thousand cells it draws on a canvas instead of creating a DOM node per cell.
 import { css as style, html, nothing, type PropertyValues } from 'lit';
-import { VIRIDIS_256, bounds, css, gradient, ink, short, full, viridis } from './colour.js';
+import { SEQUENTIAL, bytes, diverging, extent, gradientStyle, short, full, swatchOf, type Scale, type Scheme } from './colour.js';
 import { DeferredElement } from './deferred.js';
+import { EDITING_STYLES, GridEditor } from './grid-editing.js';
 
 const CANVAS_CELLS = 576;  // 24 x 24: beyond it, DOM cells cost more than they show
 
@@ -14,7 +16,7 @@ export class Heatmap extends DeferredElement {
   static properties = {
     key: { type: String, reflect: true }, label: { type: String }, caption: { type: String },
     matrix: { attribute: false }, rows: { attribute: false }, cols: { attribute: false },
-    masked: { attribute: false }, range: { attribute: false }, selected: { attribute: false },
+    masked: { attribute: false }, scale: { attribute: false }, selected: { attribute: false }, relative: { type: Boolean, reflect: true },
     head: { type: Number }, editable: { type: Boolean }, clickable: { type: Boolean },
     highlight: { type: Boolean, reflect: true }, numbers: { type: String },
     focusRow: { state: true }, focusCol: { state: true }, editing: { state: true }, editError: { state: true },
@@ -28,7 +30,8 @@ export class Heatmap extends DeferredElement {
   rows: string[] = [];
   cols: string[] = [];
   masked?: number[][];                 // 0 where the cell is masked out
-  range?: [number, number];            // fixed colour range (weights: 0..1)
+  scale?: Scale;                       // the colour scale (by default diverging over this matrix's own range)
+  relative = false;                    // weights: each row coloured over 0 to its own largest weight
   selected?: [number, number];
   head = 0;
   editable = false;
@@ -40,8 +43,9 @@ export class Heatmap extends DeferredElement {
   editing = false;
   editError = '';
   asTable = false;
+  private editor = new GridEditor(this);
 
-  static styles = style`
+  static styles = [EDITING_STYLES, style`
     :host { display: inline-block; max-width: 100%; vertical-align: top; }
     :host([highlight]) .frame { outline: 3px solid var(--ap-accent, #e4572e); outline-offset: 2px; }
     .frame { border-radius: 6px; padding: 4px; }
@@ -57,20 +61,36 @@ export class Heatmap extends DeferredElement {
     td.click { cursor: pointer; }
     td.sel { outline: 2px solid var(--ap-accent, #e4572e); outline-offset: -2px; }
     td:focus-visible { outline: 3px solid var(--ap-focus, #1a73e8); outline-offset: -1px; }
-    td input { width: 5em; font: inherit; }
-    .legend { display: flex; align-items: center; gap: 6px; font: 0.68rem var(--ap-mono, ui-monospace, monospace); color: var(--ap-muted, #555); margin-top: 3px; }
+    td.top { box-shadow: inset 0 0 0 2px currentColor; }
+    .legend { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 6px; font: 0.68rem var(--ap-mono, ui-monospace, monospace); color: var(--ap-muted, #555); margin-top: 3px; }
     .bar { width: 90px; height: 8px; border-radius: 4px; }
+    .bar.low, .bar.high { width: 45px; }
+    .legend .how { flex-basis: 100%; }
     .error { color: var(--ap-error, #b3261e); font-size: 0.8rem; }
-    canvas { image-rendering: pixelated; cursor: pointer; max-width: 100%; }
+    canvas { image-rendering: pixelated; cursor: pointer; max-width: 100%; display: block; }
+    canvas.light { display: var(--ap-light-display, block); }
+    canvas.dark { display: var(--ap-dark-display, none); }
+    button.as[aria-pressed='true'] { background: var(--ap-focus, #1a73e8); border-color: var(--ap-focus, #1a73e8); color: var(--ap-bg, #fff); }
     button.as { font: inherit; font-size: 0.7rem; font-weight: 400; border: 1px solid var(--ap-line, #ccc); background: none; color: inherit; border-radius: 5px; padding: 0 0.4rem; cursor: pointer; }
-  `;
+  `];
 
-  private bounds(): [number, number] {
-    return this.range ?? bounds(this.matrix, this.masked);
+  /** The scale given, or a diverging one over this matrix's visible cells. */
+  private colours(): Scale {
+    return this.scale ?? diverging(extent(this.matrix, this.masked));
   }
 
-  private colour(v: number, [lo, hi]: [number, number]) {
-    return viridis((v - lo) / (hi - lo));
+  /** Row-relative weights are offered wherever weights are drawn. */
+  private relatable() { return this.colours().kind === 'sequential' && this.key !== 'mask'; }
+
+  /** Each row's largest visible weight and where it is, when rows are coloured relative to it. */
+  private rowTops(): Array<{ top: number; at: number }> | null {
+    if (!this.relative || !this.relatable()) return null;
+    return this.matrix.map((row, i) => {
+      const mask = this.masked?.[i];
+      let top = 0, at = -1;
+      for (let j = 0; j < row.length; j++) if (!(mask && mask[j] === 0) && row[j] > top) { top = row[j]; at = j; }
+      return { top, at };
+    });
   }
 
   private cellCount() { return this.matrix.length * (this.matrix[0]?.length ?? 0); }
@@ -92,14 +112,14 @@ export class Heatmap extends DeferredElement {
   }
 
   private activate(row: number, col: number) {
+    if (this.editable) return this.editor.onClick(row, col);
     this.focusRow = row;
     this.focusCol = col;
-    if (this.editable) this.editing = true;
-    else if (this.clickable) this.emit('cell-select', row, col);
+    if (this.clickable) this.emit('cell-select', row, col);
   }
 
   private onKey(e: KeyboardEvent) {
-    if (this.editing) return;
+    if (this.editable) return this.editor.onKey(e);
     const rows = this.matrix.length, cols = this.matrix[0]?.length ?? 0;
     const moves: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     const m = moves[e.key];
@@ -114,52 +134,60 @@ export class Heatmap extends DeferredElement {
     }
   }
 
-  private commit(input: HTMLInputElement) {
-    const text = input.value.trim();
-    const v = Number(text);
-    if (text === '' || !Number.isFinite(v)) {
-      this.editError = `“${text.slice(0, 20)}” is not a number`;
-      return;
-    }
-    this.editError = '';
-    this.editing = false;
-    this.emit('cell-edit', this.focusRow, this.focusCol, { value: v });
-  }
-
   protected urgent(changed: PropertyValues) {
     return changed.has('editing') || changed.has('asTable');
   }
 
-  protected updated(changed: PropertyValues) {
-    if (this.editing) {
-      const input = this.renderRoot.querySelector('td input') as HTMLInputElement | null;
-      if (input && changed.has('editing')) { input.focus(); input.select(); }
-    }
+  protected updated() {
     if (this.pictured()) this.paint();
   }
 
+  // One canvas per theme the scale has colours for, the theme showing its own (a variable of
+  // THEME), so a picture follows a change of theme. Only the one on screen is painted now; the
+  // other is painted when it appears (its box grows from nothing).
+  private stale = new Set<Element>();
+  private appearing: ResizeObserver | null = null;
+
   private paint() {
-    const canvas = this.renderRoot.querySelector('canvas');
-    if (!canvas) return;
+    this.appearing ??= typeof ResizeObserver === 'undefined' ? null : new ResizeObserver((entries) => {
+      for (const e of entries) {
+        if (e.contentRect.width > 0 && this.stale.delete(e.target)) this.paintCanvas(e.target as HTMLCanvasElement);
+      }
+    });
+    this.appearing?.disconnect();  // canvases of an earlier render may be gone
+    this.stale.clear();
+    for (const canvas of this.renderRoot.querySelectorAll('canvas')) {
+      this.appearing?.observe(canvas);
+      if (this.appearing && getComputedStyle(canvas).display === 'none') this.stale.add(canvas);
+      else { this.stale.delete(canvas); this.paintCanvas(canvas); }
+    }
+  }
+
+  private paintCanvas(canvas: HTMLCanvasElement) {
     const rows = this.matrix.length, cols = this.matrix[0]?.length ?? 0;
+    const scale = this.colours(), tops = this.rowTops();
+    const half = (bytes('diverging', 'light').length / 3 - 1) / 2, last = bytes('sequential', 'light').length / 3 - 1;
     canvas.width = cols;
     canvas.height = rows;
     const ctx = canvas.getContext('2d');
     if (!ctx) return;
-    const img = ctx.createImageData(cols, rows);
-    const [lo, hi] = this.bounds();
-    const step = hi > lo ? 255 / (hi - lo) : 0;
+    const lut = bytes(scale.kind, canvas.dataset.scheme as Scheme);
+    const img = ctx.createImageData(cols, rows), data = img.data;
     for (let i = 0; i < rows; i++) {
       const row = this.matrix[i], mask = this.masked?.[i];
+      // the table step of v is v * a + b, clamped (what step() in colour.ts computes, inlined for speed)
+      const a = scale.kind === 'diverging' ? half / scale.m : last / (tops ? tops[i].top : 1);
+      const b = scale.kind === 'diverging' ? half : 0, top = scale.kind === 'diverging' ? 2 * half : last;
       for (let j = 0; j < cols; j++) {
         const o = 4 * (i * cols + j);
         if (mask && mask[j] === 0) {
-          img.data[o] = img.data[o + 1] = img.data[o + 2] = 128;
+          data[o] = data[o + 1] = data[o + 2] = 128;
         } else {
-          const t = 3 * Math.min(255, Math.max(0, Math.round((row[j] - lo) * step || 0)));
-          img.data[o] = VIRIDIS_256[t]; img.data[o + 1] = VIRIDIS_256[t + 1]; img.data[o + 2] = VIRIDIS_256[t + 2];
+          const k = Math.round(row[j] * a + b);
+          const t = 3 * (k >= 0 ? (k <= top ? k : top) : k < 0 ? 0 : b);  // NaN: the middle (diverging) or the low end
+          data[o] = lut[t]; data[o + 1] = lut[t + 1]; data[o + 2] = lut[t + 2];
         }
-        img.data[o + 3] = 255;
+        data[o + 3] = 255;
       }
     }
     ctx.putImageData(img, 0, 0);
@@ -173,24 +201,35 @@ export class Heatmap extends DeferredElement {
     if (this.clickable) this.emit('cell-select', row, col);
   }
 
-  private legend(b: [number, number]) {
+  private legend(scale: Scale, relative: boolean) {
+    if (scale.kind === 'diverging') {
+      return html`<div class="legend" aria-hidden="true">
+        <span>${short(-scale.m)}</span><span class="bar low" style=${gradientStyle('diverging', 0, 0.5)}></span><span>0</span><span class="bar high" style=${gradientStyle('diverging', 0.5, 1)}></span><span>${short(scale.m)}</span>
+      </div>`;
+    }
     return html`<div class="legend" aria-hidden="true">
-      <span>${short(b[0])}</span><span class="bar" style="background:${gradient()}"></span><span>${short(b[1])}</span>
+      <span>0</span><span class="bar" style=${gradientStyle('sequential')}></span><span>${relative ? 'row max' : '1'}</span>
+      ${relative ? html`<span class="how">each row scaled to its own largest weight${this.pictured() ? '' : ' (outlined)'}</span>` : nothing}
     </div>`;
   }
 
   render() {
     const rows = this.matrix.length, cols = this.matrix[0]?.length ?? 0;
-    const b = this.bounds();
+    const scale = this.colours(), tops = this.rowTops();
     const toggle = this.large()
       ? html`<button class="as" @click=${() => (this.asTable = !this.asTable)}>${this.asTable ? 'show as picture' : 'show as table'}</button>` : nothing;
-    const title = html`<div class="title">${this.label}<small>${this.caption || `${rows} × ${cols}`}</small>${toggle}</div>`;
+    const relative = this.relatable()
+      ? html`<button class="as" data-action="relative" aria-pressed=${this.relative ? 'true' : 'false'} title="Colour each row from 0 to its own largest weight, so near-uniform rows still show their ranking"
+          @click=${() => (this.relative = !this.relative)}>row-relative</button>` : nothing;
+    const title = html`<div class="title">${this.label}<small>${this.caption || `${rows} × ${cols}`}</small>${relative}${toggle}</div>`;
     if (this.pictured()) {
       const size = Math.max(1, Math.min(8, Math.floor(256 / Math.max(rows, cols))));
+      const schemes: Scheme[] = scale.kind === 'diverging' ? ['light', 'dark'] : ['light'];
       return html`<div class="frame">${title}
-        <canvas role="img" aria-label="${this.label}: ${rows} by ${cols} heatmap, too large for numbers"
-          style="width:${cols * size}px;height:${rows * size}px" @click=${this.onCanvasClick}></canvas>
-        ${this.legend(b)}</div>`;
+        ${schemes.map((scheme) => html`<canvas class=${schemes.length > 1 ? scheme : ''} data-scheme=${scheme} role="img"
+          aria-label="${this.label}: ${rows} by ${cols} heatmap, too large for numbers"
+          style="width:${cols * size}px;height:${rows * size}px" @click=${this.onCanvasClick}></canvas>`)}
+        ${this.legend(scale, tops !== null)}</div>`;
     }
     const numbers = this.showNumbers();
     const rowLabel = (i: number) => this.rows[i] ?? String(i);
@@ -198,28 +237,32 @@ export class Heatmap extends DeferredElement {
     const active = this.clickable || this.editable;
     return html`<div class="frame">${title}
       <div class="scroll">
-      <table @keydown=${this.onKey} aria-label="${this.label}">
+      <table @keydown=${this.onKey} @paste=${this.editable ? (e: ClipboardEvent) => this.editor.onPaste(e) : nothing} aria-label="${this.label}">
         <thead><tr><td></td>${Array.from({ length: cols }, (_, j) => html`<th class="col" scope="col" title=${colLabel(j)}>${colLabel(j)}</th>`)}</tr></thead>
         <tbody>${this.matrix.map((row, i) => html`<tr><th scope="row" title=${rowLabel(i)}>${rowLabel(i)}</th>${row.map((v, j) => {
           const masked = this.masked !== undefined && this.masked[i]?.[j] === 0;
-          const c = this.colour(v, b);
+          const top = tops?.[i];
+          const swatch = swatchOf(v, scale.kind === 'sequential' ? SEQUENTIAL : scale, top ? top.top : 1);
+          const marked = top !== undefined && top.at === j;
           const focus = i === this.focusRow && j === this.focusCol;
           const sel = this.selected !== undefined && this.selected[0] === i && this.selected[1] === j;
-          const cls = `${numbers ? '' : 'small'} ${masked ? 'masked' : ''} ${active ? 'click' : ''} ${sel ? 'sel' : ''}`;
+          const cls = `${numbers ? '' : 'small'} ${masked ? 'masked' : ''} ${active ? 'click' : ''} ${sel ? 'sel' : ''} ${this.editable ? 'edit' : ''} ${marked ? 'top' : ''}`;
           if (this.editing && focus) {
-            return html`<td class=${cls}><input aria-label="new value for row ${i + 1}, column ${j + 1}" .value=${String(v)}
-              @keydown=${(e: KeyboardEvent) => { if (e.key === 'Enter') this.commit(e.target as HTMLInputElement); if (e.key === 'Escape') { this.editing = false; this.editError = ''; } }}
-              @blur=${(e: FocusEvent) => this.commit(e.target as HTMLInputElement)}></td>`;
+            return html`<td class="${cls} editing"><span class="held" aria-hidden="true">${numbers ? short(v) : ''}</span><input
+              aria-label="new value for row ${i + 1}, column ${j + 1}" .value=${this.editor.draft ?? String(v)} autocomplete="off" spellcheck="false"
+              @keydown=${(e: KeyboardEvent) => this.editor.onInputKey(e)} @blur=${(e: FocusEvent) => this.editor.onBlur(e)}></td>`;
           }
           return html`<td class=${cls} tabindex=${active && focus ? 0 : -1} data-row=${i} data-col=${j} data-value=${v}
-            style="background-color:${masked ? 'transparent' : css(c)};color:${masked ? 'inherit' : ink(c)}"
-            title="${rowLabel(i)} → ${colLabel(j)}: ${full(v)}${masked ? ' (masked)' : ''}"
-            aria-label="${rowLabel(i)}, ${colLabel(j)}: ${full(v)}${masked ? ', masked' : ''}"
-            @click=${active ? () => this.activate(i, j) : nothing}>${numbers ? short(v) : ''}</td>`;
+            style=${masked ? 'background-color:transparent;color:inherit' : swatch.style}
+            title="${rowLabel(i)} → ${colLabel(j)}: ${full(v)}${masked ? ' (masked)' : ''}${marked ? ' (largest in its row)' : ''}"
+            aria-label="${rowLabel(i)}, ${colLabel(j)}: ${full(v)}${masked ? ', masked' : ''}${marked ? ', largest in its row' : ''}"
+            @click=${active ? () => this.activate(i, j) : nothing} @mousedown=${this.editable ? () => this.editor.onMouseDown() : nothing}
+            @dblclick=${this.editable ? () => this.editor.onDoubleClick(i, j) : nothing}>${numbers ? short(v) : ''}</td>`;
         })}</tr>`)}</tbody>
       </table></div>
-      ${this.legend(b)}
+      ${this.legend(scale, tops !== null)}
       ${this.editError ? html`<div class="error" role="alert">${this.editError}</div>` : nothing}
+      ${this.editable && this.editor.note ? html`<div class="paste-note" role="status">${this.editor.note}</div>` : nothing}
     </div>`;
   }
 }

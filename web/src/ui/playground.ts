@@ -7,11 +7,15 @@ import { background } from '../core/background.js';
 import { MATRIX_KEYS, SETTINGS, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../state/settings.js';
 import { PRESETS, type Preset } from '../state/presets.js';
 import { ENCODER_DECODER_STEPS, SELF_STEPS, type Step } from './steps.js';
-import { bounds, full } from './colour.js';
+import { diverging, full, short, type Scale } from './colour.js';
+import { scaleOf } from './ranges.js';
 import { THEME } from './theme.js';
 import { refusal, settingControl } from './control.js';
-import { attributeOf, copyText, elementSnippet, iframeSnippet } from './share.js';
-import { download, svgToPNG, toCSV, toJSON, toPNG, toSVG, type MatrixData } from './export.js';
+import { LINK_LIMIT, attributeOf, copyText, elementSnippet, iframeSnippet } from './share.js';
+import { TITLE_BAND, download, standaloneSVG, svgToPNG, toCSV, toJSON, toPNG, toSVG, type MatrixData } from './export.js';
+import { clip } from './clip.js';
+import { fitRows, ownRows, type Fitted, type OwnRows } from '../state/rows.js';
+import { embeddingNote } from './embed-note.js';
 import './heatmap.js';
 import type { Arcs } from './arcs.js';
 import './arcs.js';
@@ -20,19 +24,38 @@ import './derivation.js';
 type Json = Record<string, any>;
 type Matrix = number[][];
 const EDITABLE = new Set<string>(MATRIX_KEYS);
-const ERROR_HOME: Record<string, string> = { tokens: 'sentence', layer_norm: 'residual', d_v: 'd_k', d_a: 'd_k' };
+// The control that shows an error about a spec key that has none of its own.
+const ERROR_HOME = new Map([['tokens', 'sentence'], ['layer_norm', 'residual'], ['d_v', 'd_k'], ['d_a', 'd_k']]);
 
 // Attributes mirror the settings table (d_model -> d-model) and the editable matrices (W_q -> w-q).
 const KEY_OF_ATTRIBUTE = new Map([...SETTINGS.map((d) => d.key), ...MATRIX_KEYS].map((k) => [attributeOf(k), k]));
-// Traces past this many numbers are computed in a Web Worker (the page stays responsive);
-// smaller ones on the spot, where the round trip would cost more than the run (at 128 tokens
-// and 4 heads, about 200,000 numbers: 5 ms here, 20 ms through the worker).
+// Traces past this many numbers (as the core counts them: its tokens, widths and heads, not a
+// guess from the spaces in the sentence) are computed in a Web Worker, so the page stays
+// responsive; smaller ones on the spot, where the round trip would cost more than the run (at
+// 128 tokens and 4 heads, about 200,000 numbers: 5 ms here, 20 ms through the worker).
 const BACKGROUND_CELLS = 400_000;
-function estimatedCells(spec: Spec): number {
-  const n = spec.tokens?.length ?? (spec.sentence ?? '').split(/\s+/).length;
-  const d = spec.d_model ?? 4, heads = spec.heads ?? 1;
-  return 2 * heads * n * n + 8 * n * d;
+
+/** m ÷ factor, each row divided when it is first read: at 512 tokens and 4 heads that is a
+ *  million numbers, and a heatmap off screen does not read its rows until it is drawn. */
+function dividedLazily(m: Matrix, factor: number): Matrix {
+  const out: Matrix = new Array(m.length);
+  for (let i = 0; i < m.length; i++) {
+    Object.defineProperty(out, i, { configurable: true, enumerable: true, get() {
+      const row = m[i].map((v) => v / factor);
+      Object.defineProperty(out, i, { value: row, enumerable: true, writable: false });
+      return row;
+    } });
+  }
+  return out;
 }
+
+/** The overrides without the matrices the core refused. */
+const without = (overrides: Partial<Spec>, refused: string[]) =>
+  Object.fromEntries(Object.entries(overrides).filter(([k]) => !refused.includes(k))) as Partial<Spec>;
+
+// Narrower than this (in the element's own width), the controls fold under the results.
+const NARROW = 760;
+const START_HERE = 'Start here: type any sentence. Every step below recomputes as you type.';
 
 const PRESENTATION = ['preset', 'view', 'controls', 'compact', 'share-url', 'script-url'];
 
@@ -42,7 +65,9 @@ export class AttentionPlayground extends LitElement {
     inputErrors: { state: true }, derivation: { state: true }, selected: { state: true }, step: { state: true },
     note: { state: true }, ready: { state: true }, loadError: { state: true }, theme: { type: String, reflect: true },
     view: { type: String }, controls: { type: String }, compact: { type: Boolean, reflect: true },
-    shareText: { state: true }, numpyText: { state: true }, busy: { state: true },
+    shareText: { state: true }, numpyText: { state: true }, busy: { state: true }, stale: { state: true },
+    substituted: { state: true }, offerSpec: { state: true }, narrow: { type: Boolean, reflect: true },
+    settingsOpen: { state: true },
   };
 
   static get observedAttributes() {
@@ -67,12 +92,28 @@ export class AttentionPlayground extends LitElement {
   shareText = '';
   numpyText = '';
   busy = false;        // a large trace is being computed in the background
+  stale = false;       // the trace on screen is the last good one, not the spec's
+  substituted: string[] = [];  // matrices the core refused, drawn from the seed in the trace on screen
+  offerSpec = false;   // the link is too long to open: the spec is offered as a file
+  narrow = false;      // the element is phone-wide: results first, the settings folded away
+  settingsOpen = false;  // the folded settings are open
+  // By the element's width, not the window's: an embed in a narrow column is a phone too.
+  private resizer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver((entries) => {
+    const narrow = entries[entries.length - 1].contentRect.width < NARROW;
+    if (narrow !== this.narrow) this.narrow = narrow;
+  });
+  private traced: Spec = {};  // the spec of the trace on screen
+  private errorShown = false;  // set while rendering, when the error found a place beside its control or matrix
   private computed = 0;  // the latest compute() call: older answers are dropped
   private core: AttentionCore | null = null;
   private useHash = false;
   private hashTimer: ReturnType<typeof setTimeout> | undefined;
   private pending = false;
   private highlighted: string[] = [];  // matrices the hovered step uses, set at each render
+  private derivedFor: { trace: Json; value: { raw: Matrix[] | null; factor: number; visible: Matrix } } | null = null;
+  // The learner's rows of X (or the annotations) while the sentence changes, and the matrix
+  // last fitted from them: another matrix in `overrides` means the learner gave new rows.
+  private own: { key: string; rows: OwnRows; value: Matrix; fitted?: Fitted } | null = null;
 
   connectedCallback() {
     super.connectedCallback();
@@ -81,6 +122,7 @@ export class AttentionPlayground extends LitElement {
     this.readAttributes();
     if (this.useHash && location.hash.length > 1) this.readHash();
     if (this.useHash) window.addEventListener('hashchange', this.onHashChange);
+    this.resizer?.observe(this);
     load().then((core) => {
       this.core = core;
       this.ready = true;
@@ -92,6 +134,7 @@ export class AttentionPlayground extends LitElement {
     super.disconnectedCallback();
     window.removeEventListener('hashchange', this.onHashChange);
     clearTimeout(this.hashTimer);
+    this.resizer?.disconnect();
   }
 
   attributeChangedCallback(name: string, old: string | null, value: string | null) {
@@ -143,24 +186,46 @@ export class AttentionPlayground extends LitElement {
 
   private compute() {
     if (!this.core) return;
-    const spec = this.spec;
+    const { state, overrides } = this;
+    const wanted = this.spec;
     const id = ++this.computed;
-    const here = () => unpack(this.core!.runPacked(spec));
-    if (estimatedCells(spec) < BACKGROUND_CELLS) return this.show(spec, here());
-    this.busy = true;
-    background(this.core).run(spec).catch(here).then((result) => {
+    let refusal: { field: string; message: string } | null = null;
+    const attempt = (spec: Spec, refused: string[]) => this.run(spec, (result) => {
       if (result === null || id !== this.computed) return;  // a newer spec is on its way
-      this.busy = false;
-      this.show(spec, result);
+      // A matrix the core refuses (the wrong shape, say) blanks nothing: the views are computed
+      // again with the seed's matrix in its place, and the message stays beside it.
+      const field = result.error?.field;
+      if (field && Object.hasOwn(overrides, field) && !refused.includes(field)) {
+        refusal ??= result.error;
+        return attempt(toSpec(state, without(overrides, [...refused, field])), [...refused, field]);
+      }
+      this.show(wanted, spec, result, refusal, refused);
     });
+    attempt(wanted, []);
   }
 
-  private show(spec: Spec, result: Json) {
+  /** Computes a trace on the spot or, past BACKGROUND_CELLS, in the page's worker (each element
+   *  has its own place in its queue); null when a newer spec of this element replaced it. */
+  private run(spec: Spec, then: (result: Json | null) => void) {
+    const core = this.core!;
+    const here = () => unpack(core.runPacked(spec)) as Json;
+    const work = core.work(spec);
+    this.busy = 'cells' in work && work.cells >= BACKGROUND_CELLS;  // a refused spec is refused at once
+    if (!this.busy) return then(here());
+    background(core).run(spec, this).catch(here).then(then);
+  }
+
+  private show(wanted: Spec, spec: Spec, result: Json, refusal: { field: string; message: string } | null, refused: string[]) {
+    this.busy = false;
     if (result.error) {
-      this.error = result.error;  // keep the last good trace on screen
+      this.error = refusal ?? result.error;  // keep the last good trace on screen
+      this.stale = this.trace !== null;
     } else {
-      this.error = null;
+      this.error = refusal;
       this.trace = result;
+      this.traced = spec;
+      this.stale = false;
+      this.substituted = refused;
       if (this.selected) this.derive(this.selected);
     }
     if (this.useHash) {
@@ -171,13 +236,13 @@ export class AttentionPlayground extends LitElement {
         if (location.hash.slice(1) !== hash) history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
       }, 150);
     }
-    this.dispatchEvent(new CustomEvent('trace', { detail: { spec, trace: this.error ? null : this.trace, error: this.error } }));
+    this.dispatchEvent(new CustomEvent('trace', { detail: { spec: wanted, trace: this.error ? null : this.trace, error: this.error } }));
   }
 
   private derive(sel: { key: string; head: number; row: number; col: number }) {
     if (!this.core) return;
     const ed = this.tracedMode();
-    this.derivation = this.core.derive({ spec: this.spec, matrix: sel.key as 'weights',
+    this.derivation = this.core.derive({ spec: this.traced, matrix: sel.key as 'weights',
       head: sel.head, row: ed ? 0 : sel.row, col: sel.col }) as Json;
   }
 
@@ -191,9 +256,40 @@ export class AttentionPlayground extends LitElement {
     }
     delete errors[def.key];
     this.inputErrors = errors;
+    const before = this.state;
     this.state = { ...this.state, [def.key]: value };
     if (def.key === 'sentence' || def.key === 'mode') this.selected = null, this.derivation = null;
+    if (def.key === 'sentence') this.followSentence(String(before.sentence));
     this.compute();
+  }
+
+  /** The matrix whose rows are the tokens keeps the learner's rows as words come and go; a new
+   *  word takes the row the seed gives it in this spec (see state/rows.ts). */
+  private followSentence(before: string) {
+    const key = this.state.mode === 'encoder_decoder' ? 'annotations' : 'X';
+    const given = this.overrides[key] as Matrix | undefined;
+    if (!this.core || !given?.length) return;
+    const tokensOf = (sentence: string) => {
+      const t = this.core!.run({ sentence, d_model: 1 }) as Json;
+      return t.error ? null : (t.tokens as string[]);
+    };
+    if (this.own?.key !== key || this.own.value !== given) {
+      const fitted = this.own?.key === key ? this.own.fitted : undefined;
+      this.own = { key, rows: ownRows(tokensOf(before) ?? [], given, fitted), value: given };
+    }
+    const tokens = tokensOf(String(this.state.sentence));
+    if (!tokens) return;  // no words (the box cleared to retype): the core's message says so
+    const spec = toSpec(this.state, without(this.overrides, [key])) as Json;
+    if (key === 'X' || !this.overrides.decoder_state) spec.d_model = given[0].length;
+    const seed = (this.core.run(spec as Spec) as Json)[key] as Matrix | undefined;
+    if (seed?.length !== tokens.length) return;  // the seed cannot say (another matrix is refused): the core's message will
+    const fitted = fitRows(this.own.rows, tokens, seed, key);
+    // "no" then "now" may take the same seed row: the matrix stays, the note names the word.
+    const same = JSON.stringify(fitted.matrix) === JSON.stringify(given);
+    this.note = fitted.note || (same ? this.note : '');
+    if (same) return;
+    this.own = { ...this.own, value: fitted.matrix, fitted };
+    this.overrides = { ...this.overrides, [key]: fitted.matrix };
   }
 
   private applyPreset(p: Preset) {
@@ -212,12 +308,13 @@ export class AttentionPlayground extends LitElement {
   }
 
   private onCellEdit(e: CustomEvent) {
-    const { key, row, col, value } = e.detail;
+    const { key, row, col, values } = e.detail as { key: string; row: number; col: number; values: Matrix };
     if (!this.trace || !EDITABLE.has(key)) return;
     const vector = key === 'decoder_state';
     const current = (vector ? [this.trace[key]] : this.trace[key]) as Matrix;
     const next = current.map((r) => [...r]);
-    next[row][col] = value;
+    // A pasted block: the heatmap already left out what falls outside the matrix.
+    values.forEach((r, i) => r.forEach((v, j) => { if (next[row + i]?.[col + j] !== undefined) next[row + i][col + j] = v; }));
     this.overrides = { ...this.overrides, [key]: vector ? next[0] : next };
     this.compute();
   }
@@ -229,30 +326,60 @@ export class AttentionPlayground extends LitElement {
     this.compute();
   }
 
+  /** The link of the state on screen, on `share-url` when the embedder gave one. Parsed as a
+   *  URL, so what it holds is percent-encoded: a link is text a reader may paste anywhere. */
   private link(): string {
-    const hash = toHash(this.state, this.overrides);
-    const base = this.getAttribute('share-url') ?? (this.useHash ? location.href.split('#')[0] : new URL('./', document.baseURI).href);
-    return `${base}#${hash}`;
+    const page = this.useHash ? location.href.split('#')[0] : new URL('./', document.baseURI).href;
+    let url: URL;
+    try {
+      url = new URL(this.getAttribute('share-url') ?? page, document.baseURI);
+    } catch {
+      url = new URL(page);  // a share-url that is no URL: this page's link instead
+    }
+    url.hash = toHash(this.state, this.overrides);
+    return url.href;
   }
 
   private snippet(): string {
-    const matrices = Object.entries(this.overrides).map(([k, v]) => `${attributeOf(k)}='${JSON.stringify(v)}'`);
+    const matrices = Object.entries(this.overrides).map(([k, v]): [string, string] => [attributeOf(k), JSON.stringify(v)]);
     const script = this.getAttribute('script-url') ?? new URL('./attention-playground.js', document.baseURI).href;
     return elementSnippet('attention-playground', script, SETTINGS, this.state, matrices);
   }
 
+  /** Why a link this long would not open, or '' when it would. */
+  private tooLong(url: string): string {
+    if (url.length <= LINK_LIMIT) return '';
+    return `The link would be ${url.length.toLocaleString('en')} characters long (your matrices are in it), and browsers and servers cut links past ${LINK_LIMIT.toLocaleString('en')}, so it would not open.`;
+  }
+
   private async share() {
     const url = this.link();
-    this.shareText = url;
     this.numpyText = '';
+    const long = this.tooLong(url);
+    this.offerSpec = Boolean(long);
+    if (long) {
+      this.shareText = '';
+      this.note = `${long} Download the spec as a JSON file instead: attention-cli run spec.json computes the same numbers.`;
+      return;
+    }
+    this.shareText = url;
     this.note = (await copyText(url)) ? 'Link copied.' : 'Copy the link below.';
   }
 
   private async embed() {
-    const iframe = iframeSnippet(this.link(), 'Attention Playground', 720);
-    this.shareText = `${iframe}\n\n${this.snippet()}`;
+    const url = this.link();
+    const long = this.tooLong(url);
+    // An <iframe> of a link that cannot open would show an error page: only the element then.
+    this.shareText = long ? this.snippet() : `${iframeSnippet(url, 'Attention Playground', 720)}\n\n${this.snippet()}`;
     this.numpyText = '';
-    this.note = (await copyText(this.shareText)) ? 'Embed snippets copied: an <iframe>, or the element itself.' : 'Copy a snippet below.';
+    this.offerSpec = false;
+    const copied = await copyText(this.shareText);
+    this.note = long ? `${long} ${copied ? 'The element snippet was copied' : 'Copy the element snippet below'}: it holds the matrices itself.`
+      : copied ? 'Embed snippets copied: an <iframe>, or the element itself.' : 'Copy a snippet below.';
+  }
+
+  private downloadSpec() {
+    download('spec.json', `${JSON.stringify(this.spec, null, 1)}\n`, 'application/json');
   }
 
   private async copyNumpy() {
@@ -261,6 +388,7 @@ export class AttentionPlayground extends LitElement {
     if (typeof r !== 'string') return;
     this.numpyText = r;
     this.shareText = '';
+    this.offerSpec = false;
     this.note = (await copyText(r)) ? 'NumPy program copied: it rebuilds every number on screen.' : 'Copy the NumPy program below.';
   }
 
@@ -276,18 +404,19 @@ export class AttentionPlayground extends LitElement {
     arcs?.flush();  // drawn now, if it put off the latest weights
     const svg = arcs?.shadowRoot?.querySelector('svg');
     if (!svg) return;
-    const clone = svg.cloneNode(true) as SVGSVGElement;
-    clone.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
-    clone.setAttribute('font-family', 'monospace');
-    clone.setAttribute('font-size', '13');
-    const text = new XMLSerializer().serializeToString(clone);
+    const heads = arcs!.weights.length;
+    const text = standaloneSVG(svg, `attention arcs${heads > 1 ? `, heads 1 to ${heads}` : ''}`, 'line width and strength: weight ÷ the largest of its row');
     if (format === 'svg') download('arcs.svg', text, 'image/svg+xml');
-    else download('arcs.png', await svgToPNG(text, svg.viewBox.baseVal.width, svg.viewBox.baseVal.height));
+    else download('arcs.png', await svgToPNG(text, svg.viewBox.baseVal.width, svg.viewBox.baseVal.height + TITLE_BAND));
   }
 
-  private exportMenu(onPick: (format: string, e: Event) => void, formats = ['png', 'svg', 'csv', 'json']) {
+  private exportMenu(onPick: (format: string, e: Event) => Promise<void>, formats = ['png', 'svg', 'csv', 'json']) {
+    // A file that cannot be made (a picture too large for any canvas, say) is said, not thrown.
+    const pick = (f: string, e: Event) => onPick(f, e).catch((error) => {
+      this.note = `The ${f.toUpperCase()} file could not be made: ${error?.message ?? error}.`;
+    });
     return html`<details class="export"><summary>export</summary>
-      ${formats.map((f) => html`<button class="small" data-format=${f} @click=${(e: Event) => onPick(f, e)}>${f.toUpperCase()}</button>`)}
+      ${formats.map((f) => html`<button class="small" data-format=${f} @click=${(e: Event) => pick(f, e)}>${f.toUpperCase()}</button>`)}
       <button class="small" data-format="numpy" @click=${this.copyNumpy}>Copy as NumPy</button></details>`;
   }
 
@@ -297,41 +426,61 @@ export class AttentionPlayground extends LitElement {
   }
 
   // ---------------------------------------------------------------- controls
-  private control(def: SettingDef): TemplateResult | typeof nothing {
+  /** `folded`: inside the closed Settings disclosure, where a message would not be seen. */
+  private control(def: SettingDef, folded = false): TemplateResult | typeof nothing {
     if (def.modes && !def.modes.includes(this.state.mode as 'self')) return nothing;
     if (def.key === 'window' && this.state.mask !== 'window') return nothing;
-    const home = this.error && (ERROR_HOME[this.error.field] ?? this.error.field) === def.key ? this.error.message : '';
+    const home = this.error && (ERROR_HOME.get(this.error.field) ?? this.error.field) === def.key ? this.error.message : '';
+    if (home && !folded) this.errorShown = true;
     const locked = def.key === 'd_model' && Boolean(this.overrides.X || this.overrides.annotations);
     return settingControl(def, {
       value: this.state[def.key], set: (text) => this.set(def, text), message: this.inputErrors[def.key] || home,
-      disabled: locked, hint: locked ? 'set by your matrix' : '',
+      disabled: locked, hint: locked ? 'set by your matrix' : def.key === 'sentence' && !this.compact ? START_HERE : '',
+      auto: def.key === 'scale' ? this.trace?.scale : def.key === 'd_k' ? this.trace?.spec?.d_k : undefined,
       extra: def.key === 'seed' ? html`<button class="small" @click=${this.newSeed} title="Draw a new random seed">new random</button>` : undefined,
     });
   }
 
 
+  /** On a narrow element the results come first: the sentence stays, the rest folds away. */
+  private folded(shown: SettingDef[]) {
+    const rest = shown.filter((d) => d.key !== 'sentence');
+    const toggled = (e: Event) => (this.settingsOpen = (e.target as HTMLDetailsElement).open);
+    return [
+      ...shown.filter((d) => d.key === 'sentence').map((d) => this.control(d)),
+      ...(rest.length ? [html`<details class="settings" ?open=${this.settingsOpen} @toggle=${toggled}>
+        <summary>Settings</summary><div class="fold">${rest.map((d) => this.control(d, !this.settingsOpen))}</div></details>`] : []),
+    ];
+  }
+
   // ---------------------------------------------------------------- views
-  private heatmap(key: string, matrix: Matrix, opts: { head?: number; label?: string; rows?: string[]; cols?: string[]; masked?: Matrix; range?: [number, number] } = {}) {
+  private heatmap(key: string, matrix: Matrix, opts: { head?: number; label?: string; rows?: string[]; cols?: string[]; masked?: Matrix; scale?: Scale; caption?: string } = {}) {
     const t = this.trace!;
     const sel = this.selected && this.selected.key === key && this.selected.head === (opts.head ?? 0)
       ? [this.selected.row, this.selected.col] as [number, number] : undefined;
     const error = this.error && this.error.field === key ? this.error.message : '';
+    if (error) this.errorShown = true;
+    const instead = this.substituted.includes(key) ? ` Shown here and used in every step: the seed's ${key}, until yours is fixed or reset.` : '';
     const tokens = t.tokens as string[];
+    const scale = opts.scale ?? scaleOf(t, key);
+    // The picture file is coloured as the heatmap is at the moment it is asked for (row-relative or not).
+    const relative = (e: Event) => Boolean((e.target as HTMLElement).closest('.matrix')?.querySelector('ap-heatmap')?.hasAttribute('relative'));
     return html`<div class="matrix">
-      <ap-heatmap .key=${key} .label=${opts.label ?? key} .matrix=${matrix} .head=${opts.head ?? 0}
-        .rows=${opts.rows ?? tokens} .cols=${opts.cols ?? []} .masked=${opts.masked} .range=${opts.range} .selected=${sel}
+      <ap-heatmap .key=${key} .label=${opts.label ?? key} .matrix=${matrix} .head=${opts.head ?? 0} .caption=${opts.caption ?? ''}
+        .rows=${opts.rows ?? tokens} .cols=${opts.cols ?? []} .masked=${opts.masked} .scale=${scale} .selected=${sel}
         ?editable=${EDITABLE.has(key)} ?clickable=${['scores', 'weights', 'output'].includes(key)} ?highlight=${this.highlighted.includes(key)}></ap-heatmap>
-      ${this.exportMenu((f) => this.exportMatrix(f, {
+      ${this.exportMenu((f, e) => this.exportMatrix(f, {
         label: opts.label ?? key, matrix, rows: opts.rows ?? tokens, cols: opts.cols ?? [],
-        range: opts.range ?? bounds(matrix, opts.masked), masked: opts.masked,
+        scale, relative: relative(e), masked: opts.masked,
       }, (opts.label ?? key).replace(/[^\w]+/g, '_')))}
-      ${EDITABLE.has(key) && key in this.overrides ? html`<button class="small" @click=${() => this.resetMatrix(key)}>reset ${key} to the seed</button>` : nothing}
-      ${error ? html`<div class="message" role="alert">${error}</div>` : nothing}
+      ${EDITABLE.has(key) && Object.hasOwn(this.overrides, key) ? html`<button class="small" @click=${() => this.resetMatrix(key)}>reset ${key} to the seed</button>` : nothing}
+      ${error ? html`<div class="message" role="alert">${error}${instead}</div>` : nothing}
     </div>`;
   }
 
-  private perHead(key: string, stack: Matrix[], opts: { cols?: string[]; range?: [number, number]; masked?: Matrix } = {}) {
-    return stack.map((m, h) => this.heatmap(key, m, { ...opts, head: h, label: stack.length > 1 ? `${key} · head ${h + 1}` : key }));
+  private perHead(key: string, stack: Matrix[], opts: { cols?: string[]; scale?: Scale; masked?: Matrix; caption?: string; name?: string } = {}) {
+    const name = opts.name ?? key;
+    return stack.map((m, h) => this.heatmap(key, m, { ...opts, head: h, label: stack.length > 1 ? `${name} · head ${h + 1}` : name }));
   }
 
   /** A weight matrix, its rows numbered. */
@@ -345,13 +494,15 @@ export class AttentionPlayground extends LitElement {
     const tokens = t.tokens as string[];
     switch (key) {
       case 'scores': return this.perHead('scores', t.scores, { cols: tokens, masked: t.mask });
-      case 'weights': return this.perHead('weights', t.weights, { cols: tokens, masked: t.mask, range: [0, 1] });
+      case 'raw_scores': return this.rawScores();
+      case 'weights': return this.perHead('weights', t.weights, { cols: tokens, masked: t.mask });
       case 'heads': return this.perHead('heads', t.heads);
-      case 'mask': return t.mask ? this.heatmap('mask', t.mask, { cols: tokens, range: [0, 1] }) : html`<p class="hint">No mask: every token sees every token.</p>`;
+      case 'mask': return t.mask ? this.heatmap('mask', t.mask, { cols: tokens, caption: '1 = visible, 0 = masked' })
+        : this.heatmap('mask', this.derived(t).visible, { cols: tokens, label: 'mask: none', caption: 'every token sees every token (all 1)' });
       case 'arcs': return html`<div class="matrix"><div class="arcs-title">arcs (hover a token)</div><ap-arcs .tokens=${tokens} .weights=${t.weights}></ap-arcs>
         ${this.exportMenu((f, e) => this.exportArcs(f, e), ['png', 'svg'])}</div>`;
       case 'W_q': case 'W_k': case 'W_v': case 'W_o': case 'W_a': case 'W_1': case 'W_2': return this.weightMatrix(key);
-      default: return t[key] ? this.heatmap(key, t[key]) : nothing;
+      default: return Object.hasOwn(t, key) ? this.heatmap(key, t[key]) : nothing;
     }
   }
 
@@ -361,12 +512,39 @@ export class AttentionPlayground extends LitElement {
     switch (key) {
       case 'decoder_state': return this.heatmap('decoder_state', [t.decoder_state], { rows: ['h'] });
       case 'scores': return this.heatmap('scores', [t.scores], { rows: ['h'], cols: tokens });
-      case 'weights': return this.heatmap('weights', [t.weights], { rows: ['h'], cols: tokens, range: [0, 1] });
+      case 'weights': return this.heatmap('weights', [t.weights], { rows: ['h'], cols: tokens });
       case 'context': return this.heatmap('context', [t.context], { rows: ['c'] });
       case 'output': return this.heatmap('output', [t.output], { rows: ['y'] });
       case 'W_c': case 'W_a': case 'W_1': case 'W_2': return this.weightMatrix(key);
-      default: return t[key] ? this.heatmap(key, t[key]) : nothing;
+      default: return Object.hasOwn(t, key) ? this.heatmap(key, t[key]) : nothing;
     }
+  }
+
+  /** Matrices the steps show that the trace does not hold, made once per trace: the scores
+   *  before scaling (each score divided by scale ÷ temperature again) and, with no mask, the
+   *  all-visible mask. */
+  private derived(t: Json): { raw: Matrix[] | null; factor: number; visible: Matrix } {
+    if (this.derivedFor?.trace !== t) {
+      const factor = t.scale / t.spec.temperature;
+      const n = (t.tokens as string[]).length;
+      const raw = factor !== 0 && Number.isFinite(factor) && t.spec.mode !== 'encoder_decoder'
+        ? (t.scores as Matrix[]).map((m) => dividedLazily(m, factor)) : null;
+      const ones = new Array(n).fill(1);  // one row, shown n times: nothing reads it to write
+      this.derivedFor = { trace: t, value: { raw, factor, visible: t.mask ? [] : Array.from({ length: n }, () => ones) } };
+    }
+    return this.derivedFor.value;
+  }
+
+  /** The Score step's matrix: q·k (or the general or additive score) before it is scaled. */
+  private rawScores() {
+    const t = this.trace!;
+    const { raw, factor } = this.derived(t);
+    if (!raw) return html`<p class="hint">The scale ÷ temperature is ${full(factor)}, so the scores before it cannot be shown apart; the Scale step shows the scores.</p>`;
+    const tokens = t.tokens as string[];
+    const scale = diverging((scaleOf(t, 'scores') as { m: number }).m / Math.abs(factor));
+    const name = t.spec.score === 'general' ? 'q W_a kᵀ' : t.spec.score === 'additive' ? 'additive score' : 'q·kᵀ';
+    return this.perHead('raw_scores', raw, { cols: tokens, masked: t.mask, scale, name,
+      caption: factor === 1 ? 'before scaling (× 1: the same as the scores)' : `before scaling: scores ÷ ${short(factor)}` });
   }
 
   private stepDef(): Step | undefined {
@@ -386,6 +564,7 @@ export class AttentionPlayground extends LitElement {
   private stepView(s: Step, i: number) {
     const ed = this.tracedMode();
     const t = this.trace!;
+    const embedding = s.id === 'embed' && !ed ? embeddingNote(this.traced) : '';
     const extra = s.id === 'scale' && !ed
       ? html`<p class="fact">scale = ${full(t.scale)}${t.spec.temperature !== 1 ? html`, temperature = ${full(t.spec.temperature)}` : nothing}</p>` : nothing;
     return html`<section class="step" id="step-${s.id}" tabindex="-1"
@@ -394,6 +573,7 @@ export class AttentionPlayground extends LitElement {
       <p class="formula">${s.formula}</p>
       <p class="about">${s.text}</p>${extra}
       <div class="matrices">${s.shows.map((k) => (ed ? this.showEncoderDecoder(k) : this.showSelf(k)))}</div>
+      ${embedding ? html`<p class="hint embed-note">${embedding}</p>` : nothing}
     </section>`;
   }
 
@@ -403,21 +583,34 @@ export class AttentionPlayground extends LitElement {
     return this.controls.split(',').map((k) => k.trim()).includes(def.key);
   }
 
-  private single(): unknown {
-    const step = this.steps().find((s) => s.id === this.view);
+  /** What `view` may name for the trace on screen: a step, a matrix a step shows, or "arcs". */
+  private views(): string[] {
+    return this.steps().flatMap((s) => [s.id, ...s.shows]);
+  }
+
+  /** The `view` attribute when it names one of views(), else '' (every step is shown). */
+  private chosenView(): string {
+    return this.views().includes(this.view) ? this.view : '';
+  }
+
+  private single(view: string): unknown {
+    const step = this.steps().find((s) => s.id === view);
     if (step) return this.stepView(step, this.steps().indexOf(step));
     const ed = this.tracedMode();
-    return html`<div class="matrices">${ed ? this.showEncoderDecoder(this.view) : this.showSelf(this.view)}</div>`;
+    return html`<div class="matrices">${ed ? this.showEncoderDecoder(view) : this.showSelf(view)}</div>`;
   }
 
   render() {
     this.highlighted = this.stepDef()?.uses ?? [];
+    this.errorShown = false;  // control() and heatmap() set it when they show the error
     const shown = SETTINGS.filter((d) => this.shown(d));
-    const controls = shown.map((d) => this.control(d));
-    // An error is shown beside its control or matrix; one with neither goes above the views.
-    const field = this.error?.field ?? '';
-    const placed = shown.some((d) => d.key === (ERROR_HOME[field] ?? field)) || EDITABLE.has(field);
-    const general = this.error && !placed ? this.error.message : '';
+    const controls = this.narrow ? this.folded(shown) : shown.map((d) => this.control(d));
+    const view = this.chosenView();
+    const unknownView = this.trace && this.view && !view
+      ? `view="${clip(this.view, 40)}" is not a view here (a step: ${this.steps().map((s) => s.id).join(', ')}; a matrix such as X, Q or weights; or arcs), so every step is shown.` : '';
+    const views = this.trace ? (view ? this.single(view) : this.steps().map((s, i) => this.stepView(s, i))) : nothing;
+    // An error is shown beside its control or matrix; one with neither on screen goes above the views.
+    const general = this.error && !this.errorShown ? this.error.message : '';
     const toolbar = html`<div class="tools">
       <button class="small" data-action="share" @click=${this.share}>Share</button>
       <button class="small" data-action="embed" @click=${this.embed}>Embed</button>
@@ -433,7 +626,9 @@ export class AttentionPlayground extends LitElement {
         ${controls.length ? html`<div class="controls" role="group" aria-label="Settings">${controls}</div>` : nothing}
         <div class="views" @cell-select=${this.onCellSelect} @cell-edit=${this.onCellEdit}>
           ${this.compact ? toolbar : nothing}
-          ${this.note ? html`<p class="note" role="status">${this.note}</p>` : nothing}
+          ${this.note ? html`<p class="note" role="status">${this.note}${this.offerSpec
+            ? html` <button class="small" data-action="download-spec" @click=${this.downloadSpec}>Download spec.json</button>` : nothing}</p>` : nothing}
+          ${unknownView ? html`<p class="note">${unknownView}</p>` : nothing}
           ${this.shareText ? html`<textarea class="share" readonly rows=${this.shareText.split('\n').length + 1} aria-label="Link or snippet to copy">${this.shareText}</textarea>` : nothing}
           ${this.numpyText ? html`<textarea class="share numpy" readonly rows="12" aria-label="NumPy program">${this.numpyText}</textarea>` : nothing}
           ${this.loadError ? html`<p class="message" role="alert">${this.loadError}</p>` : nothing}
@@ -442,9 +637,9 @@ export class AttentionPlayground extends LitElement {
           ${!this.ready && !this.loadError ? html`<p class="hint">Loading the attention core…</p>` : nothing}
           <p class="hint" role="status">${this.busy ? 'Computing the new trace in the background…' : ''}</p>
           ${this.trace ? html`
-            ${this.view ? nothing : html`<div class="tokens" aria-label="Tokens">${(this.trace.tokens as string[]).map((t, i) => html`<span class="token" title="position ${i}">${t}</span>`)}</div>`}
+            ${view ? nothing : html`<div class="tokens" aria-label="Tokens">${(this.trace.tokens as string[]).map((t, i) => html`<span class="token" title="position ${i}">${t}</span>`)}</div>`}
             <div class="derivation ${this.derivation ? 'open' : ''}" aria-live="polite">${this.derivation ? html`<button class="small close" aria-label="Close the derivation" @click=${() => { this.derivation = null; this.selected = null; }}>close</button>` : nothing}<ap-derivation .derivation=${this.derivation} .tokens=${this.trace.tokens}></ap-derivation></div>
-            <div class=${this.error ? 'stale' : ''}>${this.view ? this.single() : this.steps().map((s, i) => this.stepView(s, i))}</div>` : nothing}
+            <div class=${this.stale ? 'stale' : ''}>${views}</div>` : nothing}
         </div>
       </div>`;
   }
@@ -481,13 +676,16 @@ export class AttentionPlayground extends LitElement {
     :host([compact]) .control.text { grid-column: 1 / -1; }
     :host([compact]) .about { display: none; }
     :host([compact]) .views { padding: 0.6rem; }
-    @media (max-width: 760px) {
-      .layout { grid-template-columns: minmax(0, 1fr); }
-      .controls { border-right: none; border-bottom: 1px solid var(--ap-line); display: grid; grid-template-columns: 1fr 1fr; }
-      .control.text { grid-column: 1 / -1; }
-      .header { padding: 0.5rem 0.7rem; }
-      .views { padding: 0.6rem 0.6rem 2rem; }
-    }
+    .embed-note { max-width: 70ch; margin: 0.5rem 0 0; }
+    /* Beside the sidebar, the help covers the results for a moment rather than the next control. */
+    :host(:not([narrow]):not([compact])) .controls > .control .help { left: calc(100% + 1.2rem); right: auto; top: auto; bottom: 0; width: 16rem; }
+    details.settings > summary { cursor: pointer; font-weight: 600; font-size: 0.9rem; padding: 0.2rem 0; width: max-content; }
+    :host([narrow]) .layout { grid-template-columns: minmax(0, 1fr); min-height: 0; }
+    :host([narrow]) .controls { border-right: none; border-bottom: 1px solid var(--ap-line); display: flex; flex-direction: column; gap: 0.4rem; padding: 0.6rem 0.7rem; }
+    :host([narrow]) .fold { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0.55rem 0.8rem; padding: 0.4rem 0 0.3rem; }
+    :host([narrow]) .fold .control.text { grid-column: 1 / -1; }
+    :host([narrow]) .header { padding: 0.5rem 0.7rem; }
+    :host([narrow]) .views { padding: 0.6rem 0.6rem 2rem; }
   `];
 }
 

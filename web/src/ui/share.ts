@@ -1,9 +1,15 @@
 // Share and Embed for every element of the page: the link of the current state, an <iframe>
-// snippet and an element snippet, copied when the page may use the clipboard.
+// snippet and an element snippet, copied when the page may use the clipboard. Every value in a
+// snippet goes through htmlAttribute(): a sentence, a matrix or a link may hold anything.
 import type { SettingDef, State } from '../state/settings.js';
+import { htmlAttribute } from './escape.js';
 
 /** d_model -> d-model: the attribute of a setting or matrix key. */
 export const attributeOf = (key: string) => key.replace(/_/g, '-').toLowerCase();
+
+// Browsers, servers and chat apps cut or refuse longer URLs (some at 2,000, most past 32,000
+// characters; Chromium refuses 2 MB), so a longer link is offered as a file instead.
+export const LINK_LIMIT = 32_000;
 
 /** Copies text; false where there is no clipboard (a sandboxed iframe, an insecure page). */
 export async function copyText(text: string): Promise<boolean> {
@@ -12,14 +18,17 @@ export async function copyText(text: string): Promise<boolean> {
   try { await navigator.clipboard.writeText(text); return true; } catch { return false; }
 }
 
+/** One `name="value"` attribute, the value escaped. */
+export const attribute = (name: string, value: string) => `${name}="${htmlAttribute(value)}"`;
+
 export function iframeSnippet(url: string, title: string, height: number): string {
-  return `<iframe src="${url.replace(/"/g, '&quot;')}" title="${title}" width="100%" height="${height}" style="border:0" loading="lazy"></iframe>`;
+  return `<iframe ${attribute('src', url)} ${attribute('title', title)} width="100%" height="${height}" style="border:0" loading="lazy"></iframe>`;
 }
 
 /** `<script type="module" src=...></script>` and the element with the settings that differ
- *  from the table's defaults as attributes (plus any `extra` ones, already written). */
-export function elementSnippet(tag: string, script: string, table: SettingDef[], state: State, extra: string[] = []): string {
-  const attrs = table.filter((d) => state[d.key] !== d.fallback)
-    .map((d) => `${attributeOf(d.key)}="${String(state[d.key]).replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`);
-  return `<script type="module" src="${script}"></script>\n<${tag} ${[...attrs, ...extra].join(' ')}></${tag}>`;
+ *  from the table's defaults as attributes, then `extra` ones (name and value, not yet escaped). */
+export function elementSnippet(tag: string, script: string, table: SettingDef[], state: State, extra: Array<[string, string]> = []): string {
+  const attrs = table.filter((d) => state[d.key] !== d.fallback).map((d): [string, string] => [attributeOf(d.key), String(state[d.key])]);
+  const written = [...attrs, ...extra].map(([name, value]) => attribute(name, value));
+  return `<script type="module" ${attribute('src', script)}></script>\n<${tag} ${written.join(' ')}></${tag}>`;
 }

@@ -7,15 +7,16 @@ export const THEME = css`
   :host {
     --ap-bg: #fdfdfc; --ap-fg: #1c1c1e; --ap-muted: #5f6368; --ap-card: #ffffff; --ap-line: #dadce0;
     --ap-accent: #d1495b; --ap-focus: #1a73e8; --ap-error: #b3261e; --ap-mono: ui-monospace, 'DejaVu Sans Mono', monospace;
+    --ap-light-display: block; --ap-dark-display: none;  /* pictures drawn once per theme show the theme's own */
     display: block; background: var(--ap-bg); color: var(--ap-fg); font: 15px/1.45 system-ui, 'DejaVu Sans', sans-serif;
     color-scheme: light;
   }
   @media (prefers-color-scheme: dark) {
     :host(:not([theme='light'])) { --ap-bg: #17181a; --ap-fg: #e8eaed; --ap-muted: #a6abb2; --ap-card: #202124; --ap-line: #3c4043;
-    --ap-accent: #ff7a85; --ap-focus: #8ab4f8; --ap-error: #f28b82; color-scheme: dark; }
+    --ap-accent: #ff7a85; --ap-focus: #8ab4f8; --ap-error: #f28b82; color-scheme: dark; --ap-light-display: none; --ap-dark-display: block; }
   }
   :host([theme='dark']) { --ap-bg: #17181a; --ap-fg: #e8eaed; --ap-muted: #a6abb2; --ap-card: #202124; --ap-line: #3c4043;
-    --ap-accent: #ff7a85; --ap-focus: #8ab4f8; --ap-error: #f28b82; color-scheme: dark; }
+    --ap-accent: #ff7a85; --ap-focus: #8ab4f8; --ap-error: #f28b82; color-scheme: dark; --ap-light-display: none; --ap-dark-display: block; }
   .header { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1.5rem; padding: 0.6rem 1rem; border-bottom: 1px solid var(--ap-line); }
   .title { font-size: 1.2rem; margin: 0; font-weight: 700; }
   button { font: inherit; font-size: 0.85rem; border: 1px solid var(--ap-line); background: var(--ap-card); color: inherit; border-radius: 999px; padding: 0.25rem 0.8rem; cursor: pointer; }
@@ -29,6 +30,18 @@ export const THEME = css`
   .control.bad input, .control.bad select { border-color: var(--ap-error); }
   .message { color: var(--ap-error); font-size: 0.82rem; margin: 0.2rem 0; }
   .hint { color: var(--ap-muted); font-size: 0.8rem; }
+  /* A control's help floats under it while it is hovered (after a beat, so passing over the
+     sidebar shows nothing) or focused (at once: the keyboard has no hover). */
+  .control { position: relative; }
+  .control .help { position: absolute; left: 0; right: 0; top: calc(100% + 3px); z-index: 3; padding: 0.35rem 0.55rem; border-radius: 6px;
+    background: var(--ap-fg); color: var(--ap-bg); font-size: 0.78rem; line-height: 1.35; box-shadow: 0 2px 8px rgb(0 0 0 / 0.25);
+    visibility: hidden; opacity: 0; pointer-events: none; transition: opacity 0.12s, visibility 0.12s; }
+  .control:hover .help { visibility: visible; opacity: 1; transition-delay: 0.4s; }
+  .control:focus-within .help { visibility: visible; opacity: 1; transition-delay: 0s; }
+  .control :is(input, select) { scroll-margin: 0.5rem 0 5.5rem; }  /* a control tabbed to scrolls in with its help */
+  @media (prefers-reduced-motion: reduce) { .control .help { transition: none; } }
+  .control.slider input[type='range'] { flex: 1; min-width: 0; margin: 0; accent-color: var(--ap-focus); }
+  .control.slider input[type='text'] { width: 5.5em; flex: none; }
   .note { background: color-mix(in srgb, var(--ap-focus) 12%, transparent); border-radius: 8px; padding: 0.5rem 0.8rem; margin: 0 0 0.8rem; font-size: 0.9rem; }
   textarea.share { width: 100%; box-sizing: border-box; font: 0.8rem var(--ap-mono); background: var(--ap-card); color: inherit; border: 1px solid var(--ap-line); border-radius: 8px; padding: 0.4rem; margin-bottom: 0.6rem; }
 `;

@@ -11,7 +11,7 @@ import { THEME } from './theme.js';
 import { settingControl } from './control.js';
 import { TableElement } from './table-element.js';
 import { lineChart, CHART_STYLES } from './chart.js';
-import { short } from './colour.js';
+import { SEQUENTIAL, short } from './colour.js';
 import './heatmap.js';
 
 const MAX_STEPS = 20_000;  // a play run stops here, so an embedded trainer never spins forever
@@ -190,7 +190,7 @@ export class AttentionTrainer extends TableElement {
                 <button class="small" aria-label="next example" @click=${() => this.show(this.example + 1)}>›</button></h2>
               ${this.sequence(s)}
               <div class="heads">${s.weights.map((w, i) => html`<ap-heatmap key="train-weights" .head=${i} label="head ${i + 1}"
-                caption="weights: row attends to column" .matrix=${w} .rows=${s.tokens} .cols=${s.tokens} .range=${[0, 1]}></ap-heatmap>`)}</div>
+                caption="weights: row attends to column" .matrix=${w} .rows=${s.tokens} .cols=${s.tokens} .scale=${SEQUENTIAL}></ap-heatmap>`)}</div>
             </div>` : nothing}
           </div>
         </div>

@@ -1,0 +1,132 @@
+// A learner's first screen: where to start, what each control does, sliders to play with,
+// the results first on a phone, and a word on why "dog" and "cat" give the same numbers.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from '../../dist/attention.js';
+import { start, cells, ready, done } from './harness.mjs';
+
+let env;
+const core = await load();
+before(async () => { env = await start(); });
+after(async () => { await env?.stop(); });
+
+const specOf = (page) => page.locator('attention-playground').evaluate((el) => el.spec);
+// The settings table's help (web/src/state/settings.ts), as the controls should show it.
+const HELP = {
+  heads: /^Number of attention heads/,
+  temperature: /^Divides the scores before the softmax: low is sharp, high is flat\.$/,
+  mask: /^causal: no token sees the future/,
+};
+
+async function open(options = {}, hash = '') {
+  const page = await env.page(options);
+  await page.goto(env.base + hash);
+  await ready(page);
+  return page;
+}
+
+test('a control shows its help when focused from the keyboard and when hovered', async () => {
+  const page = await open();
+  const tip = page.locator('.control[data-key="temperature"] .help');
+  assert.equal(await tip.isVisible(), false, 'no help until asked for');
+  await page.focus('#c-d_model');
+  await page.keyboard.press('Tab');  // to the Heads field
+  await page.locator('.control[data-key="heads"] .help').waitFor({ state: 'visible', timeout: 2000 });
+  assert.match(await page.locator('.control[data-key="heads"] .help').innerText(), HELP.heads);
+  await page.focus('#c-temperature');
+  await page.waitForFunction(() => {
+    const el = document.querySelector('attention-playground').shadowRoot.querySelector('.control[data-key="temperature"] .help');
+    return getComputedStyle(el).opacity === '1';
+  });
+  assert.ok(await tip.isVisible());
+  assert.match(await tip.innerText(), HELP.temperature);
+  // on screen, not cut off by the window's edge
+  const box = await tip.boundingBox();
+  assert.ok(box.y >= 0 && box.y + box.height <= 800 && box.x + box.width <= 1280, JSON.stringify(box));
+  // read to screen readers as the field's description
+  assert.equal(await page.locator('#c-temperature').getAttribute('aria-describedby'), 'h-temperature');
+  await page.locator('#c-temperature').blur();
+  await page.locator('.control[data-key="mask"] label').hover();
+  await page.locator('.control[data-key="mask"] .help').waitFor({ state: 'visible' });
+  assert.match(await page.locator('.control[data-key="mask"] .help').innerText(), HELP.mask);
+  // where to start
+  assert.match(await page.locator('.control[data-key="sentence"] .hint').innerText(), /^Start here: type any sentence/);
+  await done(page);
+});
+
+test('the sliders for temperature, scale and d_k change the spec, and their numbers stay typeable', async () => {
+  const page = await open();
+  const slide = async (key, value) => {
+    await page.locator(`.control[data-key="${key}"] input[type="range"]`).fill(String(value));
+    assert.equal(await page.inputValue(`#c-${key}`), String(value), `${key}: the number beside the slider`);
+  };
+  await slide('temperature', 0.5);
+  assert.equal((await specOf(page)).temperature, 0.5);
+  await slide('d_k', 2);
+  assert.equal((await specOf(page)).d_k, 2);
+  assert.equal((await cells(page, 'Q'))[0].length, 2);
+  await slide('scale', 1.25);
+  const spec = await specOf(page);
+  assert.equal(spec.scale, 1.25);
+  assert.deepEqual(await cells(page, 'weights'), core.run(spec).weights[0]);
+  // typed past the slider's span: the field takes it, the slider stops at its end
+  await page.fill('#c-temperature', '12');
+  assert.equal((await specOf(page)).temperature, 12);
+  assert.equal(await page.locator('.control[data-key="temperature"] input[type="range"]').inputValue(), '5');
+  // an empty scale is "auto" again, and its slider shows the 1/√d_k in use
+  await page.fill('#c-scale', '');
+  assert.equal((await specOf(page)).scale, undefined);
+  assert.equal(Number(await page.locator('.control[data-key="scale"] input[type="range"]').inputValue()), 0.71);
+  await done(page);
+});
+
+test('on a phone the first matrix is on the first screen and the settings are folded', async () => {
+  const page = await open({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const x = page.locator('ap-heatmap[key="X"]');
+  await x.waitFor();
+  const top = await x.evaluate((el) => el.getBoundingClientRect().top);
+  assert.ok(top < 844 - 100, `the first heatmap starts at ${top}px`);
+  const details = page.locator('details.settings');
+  assert.equal(await details.evaluate((d) => d.open), false);
+  assert.equal(await page.locator('#c-temperature').isVisible(), false);
+  assert.ok(await page.locator('#c-sentence').isVisible(), 'the sentence stays out of the fold');
+  assert.ok((await page.locator('#c-sentence').boundingBox()).y < top);
+  await page.click('details.settings > summary');
+  await page.fill('#c-heads', '2');
+  assert.equal((await specOf(page)).heads, 2);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'nothing scrolls sideways');
+  // a refused value in a folded control is still said, above the results
+  await page.click('details.settings > summary');
+  await page.locator('attention-playground').evaluate((el) => el.setAttribute('heads', '3'));
+  await page.locator('.message').filter({ hasText: '3 heads do not divide d_model 4', visible: true }).first().waitFor();
+  await done(page);
+});
+
+test('the Embed step says the words make no difference to the numbers', async () => {
+  const page = await open();
+  const note = page.locator('#step-embed .embed-note');
+  assert.match(await note.innerText(), /“the dog sat” gets exactly the numbers of “the cat sat”/);
+  await page.fill('#c-sentence', 'the dog sat');
+  const dog = await cells(page, 'X');
+  await page.fill('#c-sentence', 'the cat sat');
+  assert.deepEqual(await cells(page, 'X'), dog);
+  await done(page);
+});
+
+test('per word: "the" keeps its row in any sentence, "dog" and "cat" differ', async () => {
+  const page = await open();
+  assert.match(await page.locator('#step-embed .embed-note').innerText(), /Embeddings: per word gives every word a vector of its own/);
+  await page.selectOption('#c-embedding_init', 'per_word');
+  assert.match(await page.locator('#step-embed .embed-note').innerText(), /depends only on the seed and the word/);
+  await page.fill('#c-sentence', 'the dog sat');
+  const dog = await cells(page, 'X');
+  await page.fill('#c-sentence', 'the cat sat');
+  const cat = await cells(page, 'X');
+  assert.deepEqual(cat[0], dog[0], '“the”');
+  assert.deepEqual(cat[2], dog[2], '“sat”');
+  assert.notDeepEqual(cat[1], dog[1], '“cat” and “dog”');
+  await page.fill('#c-sentence', 'a cat');
+  assert.deepEqual((await cells(page, 'X'))[1], cat[1], '“cat” in another sentence');
+  assert.deepEqual(cat, core.run({ ...(await specOf(page)), sentence: 'the cat sat' }).X);
+  await done(page);
+});
