@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attention/attention.hpp"
+#include "attention/parameters.hpp"
 #include "attention/python_source.hpp"
 
 namespace attention {
@@ -206,44 +207,41 @@ std::string numpy_program(const Spec& s) {
 
   const bool ed = s.mode == Mode::encoder_decoder;
   const char* inputs = ed ? "annotations" : "X";
-  std::vector<Draw> draws;
-  if (!ed) {
-    draws.push_back(plain("W_q", draw(s.weight_init, D(d) + ", " + D(h * dk)), "(d_model, heads*d_k)", s.W_q, false));
-    const long kvh = s.kv_heads;
-    draws.push_back(plain("W_k", draw(s.weight_init, D(d) + ", " + D(kvh * dk)), "(d_model, kv_heads*d_k)", s.W_k, false));
-    draws.push_back(plain("W_v", draw(s.weight_init, D(d) + ", " + D(kvh * dv)), "(d_model, kv_heads*d_v)", s.W_v, false));
-    if (h > 1) draws.push_back(plain("W_o", draw(s.weight_init, D(h * dv) + ", " + D(d)), "(heads*d_v, d_model)", s.W_o, false));
-  } else {
-    draws.push_back(plain("W_c", draw(s.weight_init, D(2 * d) + ", " + D(d)), "(2*d_model, d_model)", s.W_c, false));
+  // The table's matrices in the stream's order, the embeddings among them.
+  const std::vector<ParameterShape> shapes = parameter_shapes(s);
+  std::vector<Draw> draws, after;
+  std::string given_only;  // used when given, never drawn (W_o with one head)
+  for (const auto& m : shapes) {
+    const std::optional<Matrix>& given = s.*(m.given);
+    if (!m.drawn) {
+      given_only += given_line(m.name, given, m.vector);
+      continue;
+    }
+    const std::string shape = m.vector ? D(m.cols) : D(m.rows) + ", " + D(m.cols);
+    (m.after_embeddings ? after : draws).push_back(
+        plain(m.name, draw(m.embedding ? s.embedding_init : s.weight_init, shape), "(" + std::string(m.why) + ")", given, m.vector));
   }
+  // The embeddings: every row of the inputs (and in cross mode of the source) from one vocabulary.
   const bool per_word = s.embedding_init.kind == Init::per_word;
   const std::string word = per_word ? "np.random.RandomState(seed ^ zlib.crc32(word.encode('utf-8'))).rand(" + D(d) + ")"
                                     : draw(s.embedding_init, D(d));
-  // The embeddings: every row of the inputs (and in cross mode of the source) from one vocabulary.
   const std::string all = cross ? "tokens + source_tokens" : "tokens";
   const std::optional<Matrix>& given_inputs = ed ? s.annotations : s.X;
   const bool embeddings_given = given_inputs.has_value() && (!cross || s.X_source.has_value());
   const std::string given_lines = given_line(inputs, given_inputs, false) + given_line("X_source", s.X_source, false);
   std::string rows = given_inputs ? "" : std::string(inputs) + " = np.array([embedding[t] for t in tokens])  # (n, d_model): a repeated word shares its vector\n";
   if (cross && !s.X_source) rows += "X_source = np.array([embedding[t] for t in source_tokens])  # (m, d_model)\n";
-  draws.push_back({"vocabulary = list(dict.fromkeys(" + all + "))  # each distinct word once, in order of first appearance\n"
+  draws.push_back(Draw{"vocabulary = list(dict.fromkeys(" + all + "))  # each distinct word once, in order of first appearance\n"
                    "embedding = {word: " + word + " for word in vocabulary}\n" + rows + given_lines,
                    "for word in dict.fromkeys(" + all + "):\n    " + word + "  # the numbers of the embeddings, skipped as the trace does\n",
                    embeddings_given, given_lines, !per_word});
-  if (ed) draws.push_back(plain("decoder_state", draw(s.embedding_init, D(d)), "(d_model,)", s.decoder_state, true));
-  if (s.score == ScoreKind::general) {
-    draws.push_back(plain("W_a", draw(s.weight_init, D(dk) + ", " + D(dk)), "(d_k, d_k)", s.W_a, false));
-  } else if (s.score == ScoreKind::additive) {
-    draws.push_back(plain("W_1", draw(s.weight_init, D(dk) + ", " + D(da)), "(d_k, d_a)", s.W_1, false));
-    draws.push_back(plain("W_2", draw(s.weight_init, D(dk) + ", " + D(da)), "(d_k, d_a)", s.W_2, false));
-    draws.push_back(plain("v_a", draw(s.weight_init, D(da)), "(d_a,)", s.v_a, true));
-  }
+  draws.insert(draws.end(), after.begin(), after.end());
   const bool any_drawn = std::any_of(draws.begin(), draws.end(), [](const Draw& x) { return !x.given && x.from_stream; });
   o << "\n";
   if (per_word && !embeddings_given) o << "import zlib\nseed = " << s.seed << "  # each word's vector comes from RandomState(seed ^ crc32 of the word)\n";
   if (any_drawn) o << "# What the spec does not give comes from NumPy's legacy stream, in this order.\nnp.random.seed(" << s.seed << ")\n";
   emit_draws(o, draws);
-  if (!ed && h == 1 && s.W_o) o << "W_o = " << literal(*s.W_o, false) << "  # given in the spec\n";
+  o << given_only;
   o << "\n";
   emit_scale(o, s);
 

@@ -16,6 +16,30 @@ std::vector<std::string> vocabulary(const std::vector<std::string>& tokens) {
   return words;
 }
 
+std::vector<ParameterShape> parameter_shapes(const Spec& s) {
+  const long d = s.d_model, h = s.heads, kvh = s.kv_heads, dk = s.d_k, dv = s.d_v, da = s.d_a;
+  std::vector<ParameterShape> out;
+  if (s.mode != Mode::encoder_decoder) {
+    const bool grouped = kvh != h;
+    out.push_back({"W_q", d, h * dk, "d_model x heads*d_k", &Spec::W_q, &Parameters::W_q});
+    out.push_back({"W_k", d, kvh * dk, grouped ? "d_model x kv_heads*d_k" : "d_model x heads*d_k", &Spec::W_k, &Parameters::W_k});
+    out.push_back({"W_v", d, kvh * dv, grouped ? "d_model x kv_heads*d_v" : "d_model x heads*d_v", &Spec::W_v, &Parameters::W_v});
+    out.push_back({"W_o", h * dv, d, "heads*d_v x d_model", &Spec::W_o, &Parameters::W_o, h > 1});
+  } else {
+    out.push_back({"W_c", 2 * d, d, "2d x d: [context, state] to d", &Spec::W_c, &Parameters::W_c});
+    out.push_back({"decoder_state", 1, d, "one number per annotation column", &Spec::decoder_state,
+                   &Parameters::decoder_state, true, true, true, true});
+  }
+  if (s.score == ScoreKind::general) {
+    out.push_back({"W_a", dk, dk, "d_k x d_k", &Spec::W_a, &Parameters::W_a, true, false, false, true});
+  } else if (s.score == ScoreKind::additive) {
+    out.push_back({"W_1", dk, da, "d_k x d_a", &Spec::W_1, &Parameters::W_1, true, false, false, true});
+    out.push_back({"W_2", dk, da, "d_k x d_a", &Spec::W_2, &Parameters::W_2, true, false, false, true});
+    out.push_back({"v_a", 1, da, "d_a numbers", &Spec::v_a, &Parameters::v_a, true, true, false, true});
+  }
+  return out;
+}
+
 namespace {
 
 Matrix draw(NumpyRandom& rng, const InitSpec& init, long rows, long cols) {
@@ -43,18 +67,19 @@ Parameters draw_parameters(const Spec& s) {
   std::vector<std::string> all = s.tokens;  // cross: one vocabulary over both sentences
   all.insert(all.end(), s.source_tokens.begin(), s.source_tokens.end());
   p.vocabulary = vocabulary(all);
-  const long d = s.d_model, h = s.heads;
+  const long d = s.d_model;
   const bool ed = s.mode == Mode::encoder_decoder;
 
-  if (!ed) {
-    p.W_q = draw_or(rng, s.weight_init, d, h * s.d_k, s.W_q);
-    p.W_k = draw_or(rng, s.weight_init, d, s.kv_heads * s.d_k, s.W_k);
-    p.W_v = draw_or(rng, s.weight_init, d, s.kv_heads * s.d_v, s.W_v);
-    if (h > 1) p.W_o = draw_or(rng, s.weight_init, h * s.d_v, d, s.W_o);
-    else if (s.W_o) p.W_o = *s.W_o;
-  } else {
-    p.W_c = draw_or(rng, s.weight_init, 2 * d, d, s.W_c);
-  }
+  const std::vector<ParameterShape> shapes = parameter_shapes(s);
+  const auto draw_shapes = [&](bool after_embeddings) {
+    for (const auto& m : shapes) {
+      if (m.after_embeddings != after_embeddings) continue;
+      const InitSpec& init = m.embedding ? s.embedding_init : s.weight_init;
+      if (m.drawn) p.*(m.kept) = draw_or(rng, init, m.rows, m.cols, s.*(m.given));
+      else if (s.*(m.given)) p.*(m.kept) = s.*(m.given);
+    }
+  };
+  draw_shapes(false);
 
   // One vector per distinct word, so a repeated word is the same vector (seed 004).
   const std::optional<Matrix>& given = ed ? s.annotations : s.X;
@@ -77,15 +102,7 @@ Parameters draw_parameters(const Spec& s) {
   };
   p.X = given ? *given : rows_of(s.tokens);
   if (s.mode == Mode::cross) p.X_source = s.X_source ? *s.X_source : rows_of(s.source_tokens);
-  if (ed) p.decoder_state = draw_or(rng, s.embedding_init, 1, d, s.decoder_state);
-
-  if (s.score == ScoreKind::general) {
-    p.W_a = draw_or(rng, s.weight_init, s.d_k, s.d_k, s.W_a);
-  } else if (s.score == ScoreKind::additive) {
-    p.W_1 = draw_or(rng, s.weight_init, s.d_k, s.d_a, s.W_1);
-    p.W_2 = draw_or(rng, s.weight_init, s.d_k, s.d_a, s.W_2);
-    p.v_a = draw_or(rng, s.weight_init, 1, s.d_a, s.v_a);
-  }
+  draw_shapes(true);
   return p;
 }
 

@@ -9,6 +9,7 @@
 
 #include "attention/json_read.hpp"
 #include "attention/limits.hpp"
+#include "attention/parameters.hpp"
 #include "attention/tokenize.hpp"
 
 namespace attention {
@@ -557,28 +558,12 @@ Result<Spec> parse_spec(const json& j) {
   }
 
   // Shapes of explicit matrices against the resolved sizes.
-  const long d = s.d_model, h = s.heads, dk = s.d_k, dv = s.d_v, da = s.d_a;
-  const auto check = [&](const char* key, const std::optional<Matrix>& m, long r, long c, const char* why) -> std::optional<Error> {
-    if (m && (m->rows() != r || m->cols() != c)) return shape_error(key, *m, r, c, why);
-    return std::nullopt;
-  };
+  const long d = s.d_model, h = s.heads, dv = s.d_v;
   const bool w_o = h > 1 || s.W_o.has_value();
-  std::optional<Error> bad;
-  if (!ed) {
-    if (!bad) bad = check("W_q", s.W_q, d, h * dk, "d_model x heads*d_k");
-    const long kvh = s.kv_heads;
-    if (!bad) bad = check("W_k", s.W_k, d, kvh * dk, kvh == h ? "d_model x heads*d_k" : "d_model x kv_heads*d_k");
-    if (!bad) bad = check("W_v", s.W_v, d, kvh * dv, kvh == h ? "d_model x heads*d_v" : "d_model x kv_heads*d_v");
-    if (!bad) bad = check("W_o", s.W_o, h * dv, d, "heads*d_v x d_model");
-  } else {
-    if (!bad) bad = check("decoder_state", s.decoder_state, 1, d, "one number per annotation column");
-    if (!bad) bad = check("W_c", s.W_c, 2 * d, d, "2d x d: [context, state] to d");
+  for (const auto& m : parameter_shapes(s)) {
+    const std::optional<Matrix>& given = s.*(m.given);
+    if (given && (given->rows() != m.rows || given->cols() != m.cols)) return shape_error(m.name, *given, m.rows, m.cols, m.why);
   }
-  if (!bad) bad = check("W_a", s.W_a, dk, dk, "d_k x d_k");
-  if (!bad) bad = check("W_1", s.W_1, dk, da, "d_k x d_a");
-  if (!bad) bad = check("W_2", s.W_2, dk, da, "d_k x d_a");
-  if (!bad) bad = check("v_a", s.v_a, 1, da, "d_a numbers");
-  if (bad) return *bad;
 
   if (s.residual && !ed) {
     const long out = w_o ? d : h * dv;

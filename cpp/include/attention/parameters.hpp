@@ -29,6 +29,22 @@ struct Parameters {
   std::optional<Matrix> W_c;            // (2d, d)
 };
 
+// One matrix of a spec besides the embeddings: its shape at the spec's resolved sizes, in the
+// order the seed's stream draws it. The one table of shapes: the parser checks explicit
+// matrices against it, draw_parameters() draws from it, the NumPy program writes it.
+struct ParameterShape {
+  const char* name;
+  long rows, cols;
+  const char* why;                          // the shape in words: "d_model x heads*d_k"
+  std::optional<Matrix> Spec::*given;       // where the spec may give it
+  std::optional<Matrix> Parameters::*kept;  // where the trace keeps it
+  bool drawn = true;                        // false: used only when given (W_o with one head)
+  bool vector = false;                      // a flat array in the spec and the trace
+  bool embedding = false;                   // drawn with embedding_init, else weight_init
+  bool after_embeddings = false;            // drawn after the vocabulary's vectors
+};
+std::vector<ParameterShape> parameter_shapes(const Spec& spec);
+
 std::vector<std::string> vocabulary(const std::vector<std::string>& tokens);
 Parameters draw_parameters(const Spec& spec);
 
