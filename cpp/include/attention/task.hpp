@@ -1,5 +1,5 @@
 #pragma once
-// The synthetic tasks a tiny attention model learns in front of the learner (issue 7). Each
+// The synthetic tasks a tiny attention model learns in front of the learner. Each
 // task is a rule simple enough for ONE attention layer, and each example is drawn from a
 // NumPy-compatible stream, so a seed names the same examples everywhere.
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// Watching attention learn (issue 7): a task, a tiny model and an optimiser, driven a few
+// Watching attention learn: a task, a tiny model and an optimiser, driven a few
 // steps at a time by the page's Web Worker. Settings are JSON, validated like a spec
 // (one-line messages naming the key); everything is drawn from the seed, so the same
 // settings give the same run, bit for bit, however the steps are split between calls.
