@@ -1,13 +1,18 @@
 // Builds everything under dist/ from web/ (after scripts/build-wasm.sh):
+//   web/src/state/core-settings.json  the core's settings table, for the page (settings-table.mjs)
 //   dist/index.html + assets/    the page (vite.config.js), wasm as its own streamed asset
 //   dist/examples/               the blog-post example page
 //   dist/attention.js            load(): the core for browser and Node (wasm inlined)
 //   dist/attention-playground.js the <attention-playground> element (wasm inlined)
 //   dist/attention-playground.html  the whole playground in one file that works from disk
+//   dist/slides/ and python/attention_playground/assets/  the deck and the notebook package (build-hosts.mjs)
 import { build } from 'vite';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url).pathname;
+
+// The page's settings table reads the core's: written from the wasm before the page is built.
+await import('./settings-table.mjs');
 const quiet = { logLevel: 'warn', configFile: false, root, base: './', worker: { format: 'es' } };
 
 await build({ configFile: `${root}vite.config.js`, logLevel: 'warn' });
@@ -53,3 +58,6 @@ writeFileSync(`${root}dist/attention-playground.html`, `<!doctype html>
 `);
 rmSync(`${root}build/single`, { recursive: true, force: true });
 console.log('dist/: page, examples, attention.js, attention-playground.js, attention-playground.html');
+
+// The notebook package's assets and the slide deck (dist/slides/): scripts/build-hosts.mjs.
+await import('./build-hosts.mjs');

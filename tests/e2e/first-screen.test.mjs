@@ -11,11 +11,12 @@ before(async () => { env = await start(); });
 after(async () => { await env?.stop(); });
 
 const specOf = (page) => page.locator('attention-playground').evaluate((el) => el.spec);
-// The settings table's help (web/src/state/settings.ts), as the controls should show it.
+// The help of the core's settings table (core.settings()), with what the page adds
+// (web/src/state/settings.ts), as the controls should show it.
 const HELP = {
   heads: /^Number of attention heads/,
-  temperature: /^Divides the scores before the softmax: low is sharp, high is flat\.$/,
-  mask: /^causal: no token sees the future/,
+  temperature: /^Divides the scores before the softmax; must be positive\. Low is sharp, high is flat\.$/,
+  mask: /^none, causal, window:D/,
 };
 
 async function open(options = {}, hash = '') {

@@ -76,7 +76,7 @@ test('a textbook X typed with Tab and Enter is kept exactly, a pasted block repl
   assert.deepEqual(await cells(page, 'X'), sheet);
   assert.equal(await focused(page), 'X:0,0');
 
-  // A 4 x 6 block from row 2, column 2: the 2 x 3 that fits is applied, the rest is named.
+  // A 4 x 6 block from row 1, column 1 (numbered from 0, as the headers are): the 2 x 3 that fits is applied, the rest is named.
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowRight');
   const big = [[11, 12, 13, 14, 15, 16], [21, 22, 23, 24, 25, 26], [31, 32, 33, 34, 35, 36], [41, 42, 43, 44, 45, 46]];
@@ -84,7 +84,7 @@ test('a textbook X typed with Tab and Enter is kept exactly, a pasted block repl
   await page.keyboard.press('Control+V');
   const note = page.locator('ap-heatmap[key="X"] .paste-note');
   await note.waitFor();
-  assert.match(await note.innerText(), /4 × 6 block from row 2, column 2: 2 rows and 3 columns fell outside X \(3 × 4\)/);
+  assert.match(await note.innerText(), /4 × 6 block from row 1, column 1: 2 rows and 3 columns fell outside X \(3 × 4\)/);
   const expected = sheet.map((r) => [...r]);
   for (let i = 1; i < 3; i++) for (let j = 1; j < 4; j++) expected[i][j] = big[i - 1][j - 1];
   assert.deepEqual((await specOf(page)).X, expected);

@@ -1,10 +1,31 @@
-// A dependency-free module of web/src (one that imports nothing) loaded straight from its
-// TypeScript source, so Node tests can call the page's own functions without a build.
-import { readFileSync } from 'node:fs';
+// A module of web/src loaded straight from its TypeScript source, so Node tests can call the
+// page's own functions without a build. importTS takes a module that imports nothing;
+// importTSTree also follows its relative imports (.ts sources and .json tables), each module
+// inlined as a data: URL, since a data: module cannot resolve a relative path itself.
+import { readFileSync, existsSync } from 'node:fs';
 import ts from 'typescript';
+
+const transpile = (source) =>
+  ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText;
+const dataURL = (js) => `data:text/javascript;base64,${Buffer.from(js).toString('base64')}`;
 
 export async function importTS(path) {
   const source = readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
-  const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText;
-  return import(`data:text/javascript;base64,${Buffer.from(js).toString('base64')}`);
+  return import(dataURL(transpile(source)));
+}
+
+/** The module at `url` (a .ts file, or .json) as a data: URL with its relative imports inlined. */
+function inlined(url) {
+  if (url.pathname.endsWith('.json')) return dataURL(`export default ${readFileSync(url, 'utf8')};`);
+  const js = transpile(readFileSync(url, 'utf8'));
+  return dataURL(js.replace(/(from\s+|import\s+)(['"])(\.{1,2}\/[^'"]+)\2/g, (_, lead, quote, spec) => {
+    let target = new URL(spec, url);
+    const source = new URL(target.href.replace(/\.js$/, '.ts'));
+    if (existsSync(source)) target = source;
+    return `${lead}${quote}${inlined(target)}${quote}`;
+  }));
+}
+
+export async function importTSTree(path) {
+  return import(inlined(new URL(`../../${path}`, import.meta.url)));
 }

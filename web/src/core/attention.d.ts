@@ -17,12 +17,19 @@ export interface Spec {
   score?: 'dot' | 'scaled_dot' | 'general' | 'additive';
   scale?: number;
   temperature?: number;
-  mask?: 'none' | 'causal' | `window:${number}` | Matrix;
-  positional?: 'none' | 'sinusoidal';
+  mask?: 'none' | 'causal' | `window:${number}` | `causal_window:${number}` | Matrix;
+  positional?: 'none' | 'sinusoidal' | 'rope' | 'alibi';
+  rope_style?: 'interleaved' | 'halves';
+  rope_base?: number;
+  kv_heads?: number;
+  softcap?: number;
+  decode?: boolean;
+  online_block?: number;
   attention?: 'soft' | 'hard';
   residual?: boolean;
   layer_norm?: boolean;
-  mode?: 'self' | 'encoder_decoder';
+  mode?: 'self' | 'encoder_decoder' | 'cross';
+  source?: string; source_tokens?: string[]; X_source?: Matrix;
   X?: Matrix; W_q?: Matrix; W_k?: Matrix; W_v?: Matrix; W_o?: Matrix;
   W_a?: Matrix; W_1?: Matrix; W_2?: Matrix; v_a?: number[]; W_c?: Matrix;
   decoder_state?: number[]; annotations?: Matrix;
@@ -31,8 +38,12 @@ export interface Spec {
 /** A bad spec: `field` names the key at fault ("" for the whole input). */
 export interface SpecError { error: { field: string; message: string } }
 
+/** Keys the trace's spec holds only when they apply (rope's, cross's, the optional ones). */
+type OnlyWhenSet = 'rope_style' | 'rope_base' | 'softcap' | 'decode' | 'online_block' | 'source' | 'source_tokens' | 'X_source';
+
 export interface SelfTrace {
-  spec: Required<Omit<Spec, 'sentence' | 'scale' | 'X' | 'W_q' | 'W_k' | 'W_v' | 'W_o' | 'W_a' | 'W_1' | 'W_2' | 'v_a' | 'W_c' | 'decoder_state' | 'annotations' | 'd_a'>> & { scale?: number; d_a?: number };
+  spec: Required<Omit<Spec, 'sentence' | 'scale' | 'X' | 'W_q' | 'W_k' | 'W_v' | 'W_o' | 'W_a' | 'W_1' | 'W_2' | 'v_a' | 'W_c' | 'decoder_state' | 'annotations' | 'd_a' | OnlyWhenSet>>
+    & Pick<Spec, OnlyWhenSet> & { scale?: number; d_a?: number };
   tokens: string[];
   X: Matrix; positional?: Matrix; X_in?: Matrix;
   W_q: Matrix; W_k: Matrix; W_v: Matrix; W_o?: Matrix;
@@ -47,6 +58,13 @@ export interface SelfTrace {
   output: Matrix;
   residual_sum?: Matrix;
   normalized?: Matrix;
+  Q_rope?: Matrix; K_rope?: Matrix;  // positional rope: Q and K after the turn
+  rope_angles?: Matrix;              // positional rope: position x pair, radians
+  alibi_slopes?: number[];           // positional alibi: one slope per head
+  bias?: Matrix[];                   // positional alibi: heads x n x n, −m_h |i − j|
+  kv_group: number[];                // the key/value head each query head reads
+  source_tokens?: string[];          // mode cross: the source; K and V have a row per source token
+  X_source?: Matrix;                 // mode cross: m x d_model
   empty_rows: number[];
   warnings: string[];
 }
@@ -71,7 +89,8 @@ export type Trace = SelfTrace | EncoderDecoderTrace;
 export interface DeriveRequest { spec: Spec; matrix: 'scores' | 'weights' | 'output'; head?: number; row: number; col: number }
 export type Derivation = Record<string, unknown> & { matrix: string; head: number; row: number; col: number };
 
-export interface Setting { key: string; kind: string; default: string; help: string }
+/** A row of the core's settings table: `default` is JSON text ('' when the core works it out). */
+export interface Setting { key: string; kind: string; default: string; help: string; choices?: string[]; min?: number; max?: number; modes?: string }
 
 /** A trace with its numbers in one buffer: each matrix in `skeleton` is {"@": offset, shape}. */
 export interface PackedTrace { skeleton: Record<string, unknown>; numbers: Float64Array }

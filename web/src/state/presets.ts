@@ -1,4 +1,6 @@
-// One click loads a seed article's worked example, with its own numbers.
+// One click loads a worked example, with its own numbers: the seed articles' examples, then
+// the attention of current models (RoPE, grouped-query, ALiBi, cross-attention, the KV cache,
+// FlashAttention's online softmax).
 import type { Spec } from '../core/attention.js';
 import type { State } from './settings.js';
 
@@ -40,6 +42,49 @@ export const PRESETS: Preset[] = [
     label: 'Causal, 2 heads',
     note: '“chasing” may only look at the words before it: the causal mask hides the future, in each of two heads.',
     state: { sentence: 'The FBI is chasing the thief', mask: 'causal', heads: 2, d_model: 8 },
+    overrides: {},
+  },
+  // The attention of current models: each preset turns on one idea, with the views it adds.
+  {
+    id: 'llama',
+    label: 'Llama-style layer',
+    note: 'Rotary positions, 8 query heads sharing 2 key/value heads, a causal mask: the attention of Llama and Mistral, at d_model 16 (d_k 2, one turning pair per head: set d_k to 8 to see slower pairs).',
+    state: { sentence: 'The FBI is chasing the thief', positional: 'rope', heads: 8, kv_heads: 2, mask: 'causal', d_model: 16 },
+    overrides: {},
+  },
+  {
+    id: 'mqa',
+    label: 'Multi-query',
+    note: 'Four query heads read one key/value head: the KV cache a decoder keeps is a quarter of multi-head attention’s.',
+    state: { sentence: 'The FBI is chasing the thief', heads: 4, kv_heads: 1, mask: 'causal', d_model: 8 },
+    overrides: {},
+  },
+  {
+    id: 'alibi',
+    label: 'ALiBi',
+    note: 'No position in the vectors: each head subtracts its slope times the distance from the scores, so far tokens weigh less.',
+    state: { sentence: 'The FBI is chasing the thief', positional: 'alibi', heads: 4, mask: 'causal', d_model: 8 },
+    overrides: {},
+  },
+  {
+    id: 'cross',
+    label: 'Translation (cross-attention)',
+    note: 'The French sentence asks, the English source answers: each row of the weights says where a French word looks in the English one.',
+    state: { mode: 'cross', sentence: 'le chat noir dort', source: 'the black cat is asleep', d_model: 8, heads: 2 },
+    overrides: {},
+  },
+  {
+    id: 'kv-cache',
+    label: 'Generate with a KV cache',
+    note: 'The layer run as a decoder generates it, one token a step: each step adds one key and one value to the cache and reproduces one row of the weights.',
+    state: { sentence: 'The FBI is chasing the thief', mask: 'causal', decode: true, heads: 2, d_model: 8 },
+    overrides: {},
+  },
+  {
+    id: 'flash',
+    label: 'FlashAttention blocks',
+    note: 'The softmax computed online, two keys at a time, as FlashAttention does: a running maximum, sum and output, rescaled as each block comes in.',
+    state: { sentence: 'The FBI is chasing the thief', online_block: 2 },
     overrides: {},
   },
 ];

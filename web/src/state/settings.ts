@@ -1,10 +1,16 @@
 // The one declarative table of the playground's settings. The controls, the URL hash and the
 // element's attributes are all derived from it (as tensorflow/playground does), so a new
 // setting is one row here. `spec` rows map to spec keys; the others only change what is shown.
+// What a spec key means (its default, range, choices, the modes it applies to and its help) is
+// the core's to say: those come from the core's own table (core-settings.json, written from the
+// wasm at build time by scripts/settings-table.mjs). A row here adds only what the page needs
+// to show it: a label, a widget, a slider, the instances it offers of a choice such as int:N.
 import type { Spec } from '../core/attention.js';
 import { readMatrix } from './matrix.js';
+import CORE from './core-settings.json';
 
 export type Kind = 'text' | 'int' | 'number' | 'select' | 'bool';
+export type Mode = 'self' | 'encoder_decoder' | 'cross';
 
 export interface SettingDef {
   key: string;            // state key; also the hash key and, kebab-cased, the attribute
@@ -17,44 +23,78 @@ export interface SettingDef {
   step?: number;
   slider?: { min: number; max: number; step: number };  // a slider beside the field, over this span
   spec?: boolean;         // part of the spec sent to the core
-  modes?: Array<'self' | 'encoder_decoder'>;  // where the control applies
+  modes?: Mode[];         // where the control applies
+  needs?: { key: string; is: string[] };  // shown, and sent, only while another setting has one of these values
+  empty?: string;         // what an empty field means ("auto" unless said)
   help: string;
 }
 
+/** A row of the core's table, as its settings() gives it. */
+export interface CoreSetting {
+  key: string; kind: string; default: string; help: string;
+  choices?: string[]; min?: number; max?: number; modes?: string;
+}
+
+export const CORE_SETTINGS = CORE as CoreSetting[];
+
+/** What the page adds to a row of the core's table. */
+interface PageRow extends Pick<SettingDef, 'key' | 'label' | 'kind' | 'step' | 'slider' | 'needs' | 'empty'> {
+  instances?: Record<string, string[]>;  // a choice the core parameterises (int:N) -> the page's options for it
+  only?: Mode[];    // narrower than the core's modes, where the control would change nothing
+  more?: string;    // said after the core's help
+}
+
+/** A page row completed from the core's row of the same key. */
+function declared(row: PageRow): SettingDef {
+  const core = CORE_SETTINGS.find((c) => c.key === row.key);
+  if (!core) throw new Error(`${row.key} is not in the core's settings table`);
+  const { instances, only, more, ...page } = row;
+  return {
+    ...page, spec: true,
+    fallback: core.default === '' ? '' : JSON.parse(core.default),
+    options: core.choices?.flatMap((c) => instances?.[c] ?? [c]),
+    min: core.min, max: core.max,
+    modes: only ?? (core.modes?.split(',') as Mode[] | undefined),
+    help: more ? `${core.help} ${more}` : core.help,
+  };
+}
+
+const WINDOWED = ['window', 'causal_window'];
+
 export const SETTINGS: SettingDef[] = [
-  { key: 'mode', label: 'Mode', kind: 'select', fallback: 'self', options: ['self', 'encoder_decoder'], spec: true,
-    help: 'Self-attention (every token attends over the sentence) or encoder-decoder (a decoder state attends over annotations).' },
-  { key: 'sentence', label: 'Sentence', kind: 'text', fallback: 'the cat sat on the mat', spec: true,
-    help: 'Split into words and punctuation; a repeated word shares one embedding.' },
-  { key: 'seed', label: 'Seed', kind: 'int', fallback: 42, min: 0, max: 4294967295, spec: true,
-    help: 'Seeds NumPy\'s legacy random stream: np.random.seed(seed) gives the same numbers.' },
-  { key: 'd_model', label: 'd_model', kind: 'int', fallback: 4, min: 1, max: 1024, spec: true,
-    help: 'Width of each embedding vector.' },
-  { key: 'heads', label: 'Heads', kind: 'int', fallback: 1, min: 1, max: 64, spec: true, modes: ['self'],
-    help: 'Number of attention heads; each uses its own block of columns of Q, K and V.' },
-  { key: 'd_k', label: 'd_k', kind: 'int', fallback: '', min: 1, max: 1024, slider: { min: 1, max: 16, step: 1 }, spec: true, modes: ['self'],
-    help: 'Query/key width per head; empty means d_model / heads.' },
-  { key: 'embedding_init', label: 'Embeddings', kind: 'select', fallback: 'uniform', options: ['uniform', 'normal', 'int:3', 'int:10', 'per_word'], spec: true,
-    help: 'uniform: np.random.rand; normal: np.random.randn; int:N: np.random.randint(N); per word: a vector from the seed and the word alone, the same in any sentence.' },
-  { key: 'weight_init', label: 'Weights', kind: 'select', fallback: 'normal', options: ['normal', 'uniform', 'int:3', 'int:10'], spec: true,
-    help: 'How W_q, W_k, W_v (and the rest) are drawn.' },
-  { key: 'score', label: 'Score', kind: 'select', fallback: 'scaled_dot', options: ['scaled_dot', 'dot', 'general', 'additive'], spec: true,
-    help: 'dot: q·k; scaled_dot: q·k/√d_k; general: q W_a kᵀ; additive: v_a·tanh(q W_1 + k W_2).' },
-  { key: 'scale', label: 'Scale', kind: 'number', fallback: '', step: 0.01, slider: { min: 0.05, max: 2, step: 0.01 }, spec: true,
-    help: 'Multiplies the scores; empty means 1/√d_k for scaled_dot and 1 otherwise.' },
-  { key: 'temperature', label: 'Temperature', kind: 'number', fallback: 1, min: 0, step: 0.1, slider: { min: 0.1, max: 5, step: 0.05 }, spec: true,
-    help: 'Divides the scores before the softmax: low is sharp, high is flat.' },
-  { key: 'mask', label: 'Mask', kind: 'select', fallback: 'none', options: ['none', 'causal', 'window'], spec: true, modes: ['self'],
-    help: 'causal: no token sees the future; window: only tokens within D positions.' },
-  { key: 'window', label: 'Window D', kind: 'int', fallback: 1, min: 0, max: 9999, modes: ['self'],
-    help: 'For the window mask: how far each side a token may look.' },
-  { key: 'positional', label: 'Positional encoding', kind: 'select', fallback: 'none', options: ['none', 'sinusoidal'], spec: true, modes: ['self'],
-    help: 'Adds sin/cos waves of the position to X, so order matters.' },
-  { key: 'attention', label: 'Attention', kind: 'select', fallback: 'soft', options: ['soft', 'hard'], spec: true,
-    help: 'soft: softmax weights; hard: all weight on the highest score.' },
-  { key: 'residual', label: 'Residual + layer norm', kind: 'bool', fallback: false, spec: true, modes: ['self'],
-    help: 'LayerNorm(X + attention(X)), the Transformer sublayer.' },
+  declared({ key: 'mode', label: 'Mode', kind: 'select' }),
+  declared({ key: 'sentence', label: 'Sentence', kind: 'text', more: 'A repeated word shares one embedding.' }),
+  declared({ key: 'source', label: 'Source', kind: 'text' }),
+  declared({ key: 'seed', label: 'Seed', kind: 'int', more: 'np.random.seed(seed) gives the same numbers.' }),
+  declared({ key: 'd_model', label: 'd_model', kind: 'int' }),
+  // Encoder-decoder attention has one head: the control would only be refused there.
+  declared({ key: 'heads', label: 'Heads', kind: 'int', only: ['self', 'cross'] }),
+  declared({ key: 'kv_heads', label: 'Key/value heads', kind: 'int' }),
+  declared({ key: 'd_k', label: 'd_k', kind: 'int', slider: { min: 1, max: 16, step: 1 } }),
+  declared({ key: 'embedding_init', label: 'Embeddings', kind: 'select', instances: { 'int:N': ['int:3', 'int:10'] } }),
+  declared({ key: 'weight_init', label: 'Weights', kind: 'select', instances: { 'int:N': ['int:3', 'int:10'] } }),
+  declared({ key: 'score', label: 'Score', kind: 'select' }),
+  declared({ key: 'scale', label: 'Scale', kind: 'number', step: 0.01, slider: { min: 0.05, max: 2, step: 0.01 } }),
+  declared({ key: 'temperature', label: 'Temperature', kind: 'number', step: 0.1, slider: { min: 0.1, max: 5, step: 0.05 }, more: 'Low is sharp, high is flat.' }),
+  declared({ key: 'softcap', label: 'Softcap', kind: 'number', step: 1, empty: 'off' }),
+  // The window masks take their D from the `window` control below.
+  declared({ key: 'mask', label: 'Mask', kind: 'select', instances: { 'window:D': ['window'], 'causal_window:D': ['causal_window'] } }),
+  { key: 'window', label: 'Window D', kind: 'int', fallback: 1, min: 0, max: 9999, modes: ['self'], needs: { key: 'mask', is: WINDOWED },
+    help: 'For the window masks: how far a token may look (each side for window, back only for causal window).' },
+  declared({ key: 'positional', label: 'Positional encoding', kind: 'select' }),
+  declared({ key: 'rope_style', label: 'RoPE pairs', kind: 'select', needs: { key: 'positional', is: ['rope'] } }),
+  declared({ key: 'rope_base', label: 'RoPE base', kind: 'number', step: 1000, needs: { key: 'positional', is: ['rope'] } }),
+  declared({ key: 'attention', label: 'Attention', kind: 'select' }),
+  declared({ key: 'residual', label: 'Residual + layer norm', kind: 'bool', more: 'The page normalises with it: LayerNorm(X + attention(X)), the Transformer sublayer.' }),
+  declared({ key: 'decode', label: 'Decode with a KV cache', kind: 'bool' }),
+  declared({ key: 'online_block', label: 'Online softmax block', kind: 'int', empty: 'off' }),
 ];
+
+/** Whether a setting applies to a state: its mode, and the setting it needs. */
+export function applies(def: SettingDef, state: State): boolean {
+  if (def.modes && !def.modes.includes(state.mode as Mode)) return false;
+  return !def.needs || def.needs.is.includes(String(state[def.needs.key]));
+}
 
 export type State = Record<string, string | number | boolean>;
 
@@ -87,18 +127,17 @@ export function toSpec(state: State, overrides: Partial<Spec> = {}): Spec {
   const spec: Record<string, unknown> = {};
   const ed = state.mode === 'encoder_decoder';
   for (const def of SETTINGS) {
-    if (!def.spec) continue;
-    if (def.modes && !def.modes.includes(state.mode as 'self')) continue;
+    if (!def.spec || !applies(def, state)) continue;
     const v = state[def.key];
     if (v === '' && def.fallback === '') continue;  // empty means "auto": the core's default
-    if (def.key === 'mask') { spec.mask = v === 'window' ? `window:${state.window}` : v; continue; }
+    if (def.key === 'mask') { spec.mask = WINDOWED.includes(String(v)) ? `${v}:${state.window}` : v; continue; }
     if (def.key === 'residual') { spec.residual = v; spec.layer_norm = v; continue; }
     spec[def.key] = v;
   }
   if (ed) spec.score = state.score;
   Object.assign(spec, overrides);
   // An explicit X (or annotations) fixes d_model; drop the control's value so they never clash.
-  if (overrides.X || overrides.annotations || overrides.decoder_state) delete spec.d_model;
+  if (overrides.X || overrides.annotations || overrides.decoder_state || overrides.X_source) delete spec.d_model;
   return spec as Spec;
 }
 
@@ -112,7 +151,7 @@ export function toHash(state: State, overrides: Partial<Spec> = {}, table: Setti
   return params.toString();
 }
 
-export const MATRIX_KEYS = ['X', 'W_q', 'W_k', 'W_v', 'W_o', 'annotations', 'decoder_state'] as const;
+export const MATRIX_KEYS = ['X', 'W_q', 'W_k', 'W_v', 'W_o', 'annotations', 'decoder_state', 'X_source'] as const;
 
 export interface Reading { state: State; overrides: Partial<Spec>; problems: string[] }
 
@@ -127,7 +166,7 @@ export function readEntries(entries: Iterable<[string, string, string]>, start: 
   const state = { ...start.state };
   const overrides: Record<string, unknown> = { ...start.overrides };
   const problems = [...start.problems];
-  for (const [key, text, name] of entries) {
+  for (const [key, text, name] of windowsSpelled(entries, table)) {
     const def = table.find((s) => s.key === key);
     if (def) {
       const v = parseValue(def, text);
@@ -142,9 +181,23 @@ export function readEntries(entries: Iterable<[string, string, string]>, start: 
     }
   }
   // An explicit X (or annotations) fixes d_model: the (locked) control shows its width.
-  const inputs = overrides.X ?? overrides.annotations;
+  const inputs = overrides.X ?? overrides.annotations ?? overrides.X_source;
   if (Array.isArray(inputs) && Array.isArray(inputs[0])) state.d_model = inputs[0].length;
   return { state, overrides: overrides as Partial<Spec>, problems };
+}
+
+/** `mask=causal_window:3`, as a spec writes it, read as the mask control and the window D. */
+function* windowsSpelled(entries: Iterable<[string, string, string]>, table: SettingDef[]): Iterable<[string, string, string]> {
+  const splits = table.some((d) => d.key === 'window');
+  for (const [key, text, name] of entries) {
+    const spelled = splits && key === 'mask' ? /^((?:causal_)?window):(\d+)$/.exec(text) : null;
+    if (spelled) {
+      yield [key, spelled[1], name];
+      yield ['window', spelled[2], name];
+    } else {
+      yield [key, text, name];
+    }
+  }
 }
 
 /** Reads a URL hash over `start` (the defaults of `table`). */

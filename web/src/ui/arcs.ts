@@ -9,7 +9,7 @@ import { short } from './colour.js';
 import { DeferredElement } from './deferred.js';
 import { clip } from './clip.js';
 
-const PALETTE = ['#3b6fb6', '#d1495b', '#2e933c', '#b8860b', '#7a4fb3', '#0f8b8d', '#c2571a', '#5c5c5c'];
+export const PALETTE = ['#3b6fb6', '#d1495b', '#2e933c', '#b8860b', '#7a4fb3', '#0f8b8d', '#c2571a', '#5c5c5c'];
 const ALL_LINES_UP_TO = 24;  // tokens; beyond, each token and head keeps its STRONGEST lines
 const STRONGEST = 4;
 const KEY_WIDTH = 80, KEY_ROW = 18;  // the heads' key above the lines, when there are several heads

@@ -1,7 +1,9 @@
 // <attention-compare>: one sentence under two settings, side by side, and what changed. The
 // settings are the playground's table plus `compare`, which names the one thing that differs:
-// the scaling of the scores, the mask, soft against hard attention, one head against several.
-// Both traces come from the core; this element only lays them out and subtracts.
+// the scaling of the scores, the mask, soft against hard attention, one head against several,
+// and those of current models (compare-current.ts: RoPE, key/value heads with three sides,
+// the online softmax). Every trace comes from the core; this element only lays them out and
+// subtracts.
 import { css as style, html, nothing } from 'lit';
 import { load, unpack, type AttentionCore, type EntropyCurve, type SelfTrace, type Spec } from '../core/attention.js';
 import { SETTINGS, toSpec, type SettingDef, type State } from '../state/settings.js';
@@ -10,14 +12,13 @@ import { settingControl } from './control.js';
 import { TableElement } from './table-element.js';
 import { lineChart, CHART_STYLES } from './chart.js';
 import { SEQUENTIAL, diverging, extent, short, type Scale } from './colour.js';
+import { CURRENT_AXES, type CurrentAxis, type Side } from './compare-current.js';
 import './heatmap.js';
 
-type Axis = 'scaling' | 'mask' | 'attention' | 'heads';
-
-interface Side { label: string; state: Partial<State> }
+type Axis = 'scaling' | 'mask' | 'attention' | 'heads' | keyof typeof CURRENT_AXES;
 
 // What each comparison sets on the left and on the right, and why it is worth a look.
-const AXES: Record<Axis, { sides: (s: State) => [Side, Side]; why: string }> = {
+const AXES: Record<Axis, CurrentAxis> = {
   scaling: {
     sides: () => [{ label: 'dot: q·k', state: { score: 'dot', scale: '' } }, { label: 'scaled dot: q·k / √d_k', state: { score: 'scaled_dot', scale: '' } }],
     why: 'A dot product of two d_k-wide vectors with unit-variance entries has variance d_k: the wider the heads, the further apart the scores, and the softmax of far-apart scores puts nearly all the weight on one key (its gradient all but vanishes). Dividing by √d_k brings the variance back to 1. The plot shows it on random queries and keys: the entropy of the unscaled rows falls towards 0 as d_k grows, the scaled ones stay spread.',
@@ -37,7 +38,9 @@ const AXES: Record<Axis, { sides: (s: State) => [Side, Side]; why: string }> = {
       return [{ label: 'one head', state: { heads: 1, d_k: '' } }, { label: `${several} heads`, state: { heads: several, d_k: '' } }];
     },
     why: 'Several heads split the width of Q, K and V into blocks: each head scores with its own slice, so one can follow the previous word while another follows the subject. Their outputs are concatenated and mixed by W_o; the one-head output has no W_o, so the outputs differ by more than the weights.',
+    delta: 'output',
   },
+  ...CURRENT_AXES,
 };
 
 const COMPARE: SettingDef = { key: 'compare', label: 'Compare', kind: 'select', fallback: 'scaling', options: Object.keys(AXES),
@@ -55,7 +58,10 @@ export class AttentionCompare extends TableElement {
   static tag = 'attention-compare';
   static page = 'compare/';
 
-  traces: [SelfTrace, SelfTrace] | null = null;
+  traces: SelfTrace[] | null = null;
+  // The comparison the traces on screen are of: after a refused spec they stay, dimmed, while
+  // the settings already name another comparison.
+  private drawn: { axis: Axis; labels: string[] } = { axis: 'scaling', labels: [] };
   curve: EntropyCurve | null = null;
   error: { field: string; message: string } | null = null;
   private core: AttentionCore | null = null;
@@ -68,28 +74,44 @@ export class AttentionCompare extends TableElement {
 
   protected apply() { this.compute(); }
 
-  private sides(): [Side, Side] {
+  private sides(): Side[] {
     return AXES[this.state.compare as Axis].sides(this.state);
   }
 
-  /** The spec of one side: the shared settings with that side's difference on top. */
-  private specOf(side: Side): Spec {
-    return toSpec({ ...this.state, ...side.state, mode: 'self' } as State);
+  /** The spec of one side: the shared settings with that side's difference on top, and what
+   *  it takes from the first side's trace. */
+  private specOf(side: Side, first?: Record<string, any>): Spec {
+    const spec = toSpec({ ...this.state, ...side.state, mode: 'self' } as State);
+    return first && !first.error && side.from ? { ...spec, ...side.from(first) } as Spec : spec;
+  }
+
+  /** The settings with a control here: the usual ones and those this comparison reads. */
+  private shownKeys(): string[] {
+    const axis = AXES[this.state.compare as Axis];
+    return [...SHOWN, ...(axis.controls ?? [])].filter((k) => !axis.hides?.includes(k));
   }
 
   private compute() {
     if (!this.core) return;
     const core = this.core;
-    const [a, b] = this.sides().map((side) => unpack(core.runPacked(this.specOf(side))) as Record<string, any>);
-    const bad = a.error ?? b.error;
+    const sides = this.sides();
+    const specs: Spec[] = [], traces: Array<Record<string, any>> = [];
+    for (const side of sides) {
+      specs.push(this.specOf(side, traces[0]));
+      traces.push(unpack(core.runPacked(specs[specs.length - 1])) as Record<string, any>);
+    }
+    const bad = traces.find((t) => t.error)?.error;
     this.error = bad ?? null;
-    if (!bad) this.traces = [a as SelfTrace, b as SelfTrace];
+    if (!bad) {
+      this.traces = traces as SelfTrace[];
+      this.drawn = { axis: this.state.compare as Axis, labels: sides.map((s) => s.label) };
+    }
     if (!bad && this.state.compare === 'scaling') {
       const curve = core.entropy({ spec: this.specOf(this.sides()[0]), widths: WIDTHS });
       this.curve = 'error' in curve ? null : curve;
     }
     this.writeHash();
-    this.dispatchEvent(new CustomEvent('compare', { detail: { specs: this.sides().map((s) => this.specOf(s)), traces: this.traces, error: this.error } }));
+    this.dispatchEvent(new CustomEvent('compare', { detail: { specs, traces: this.traces, error: this.error } }));
   }
 
   static styles = [THEME, CHART_STYLES, style`
@@ -120,15 +142,16 @@ export class AttentionCompare extends TableElement {
     </div>`;
   }
 
-  private bothSides(traces: [SelfTrace, SelfTrace], labels: [string, string]) {
+  private bothSides(traces: SelfTrace[], labels: string[]) {
     const output = diverging(extent(traces.map((t) => t.output)));
-    return traces.map((t, k) => this.side(t, labels[k], output));
+    const own = AXES[this.drawn.axis].side;
+    return traces.map((t, k) => (own ? own(t, labels[k], k) : this.side(t, labels[k], output)));
   }
 
   /** Right minus left, with the largest change named. */
   private difference([a, b]: [SelfTrace, SelfTrace]) {
     const t = a.tokens;
-    const heads = this.state.compare === 'heads';
+    const heads = AXES[this.drawn.axis].delta === 'output';
     const key = heads ? 'output' : 'weights';
     const delta = heads ? minus(b.output, a.output) : minus(b.weights[0], a.weights[0]);
     let top = { v: 0, i: 0, j: 0 }, changed = 0;
@@ -147,6 +170,12 @@ export class AttentionCompare extends TableElement {
     </div>`;
   }
 
+  /** The difference on screen: the comparison's own drawing of it, or right minus left. */
+  private differences(traces: SelfTrace[]) {
+    const own = AXES[this.drawn.axis].difference;
+    return own ? own(traces, this.drawn.labels) : this.difference([traces[0], traces[1]]);
+  }
+
   private entropy() {
     const c = this.curve;
     if (!c) return nothing;
@@ -163,18 +192,19 @@ export class AttentionCompare extends TableElement {
 
   render() {
     const axis = this.state.compare as Axis;
-    const [left, right] = this.sides();
+    const labels = this.sides().map((s) => s.label);
     const field = this.error?.field ?? '';
-    const placed = TABLE.some((d) => d.key === field && SHOWN.includes(d.key));
+    const shown = this.shownKeys();
+    const placed = TABLE.some((d) => d.key === field && shown.includes(d.key));
     return html`
       <div class="header">
-        <h2 class="title">Attention, compared: ${left.label} against ${right.label}</h2>
+        <h2 class="title">Attention, compared: ${labels.join(' against ')}</h2>
         <div class="tools">
           <button data-action="share" @click=${this.share}>Share</button>
           <button data-action="embed" @click=${this.embed}>Embed</button>
         </div>
       </div>
-      <div class="controls">${TABLE.filter((d) => SHOWN.includes(d.key)).map((def) => settingControl(def, {
+      <div class="controls">${TABLE.filter((d) => shown.includes(d.key)).map((def) => settingControl(def, {
         value: this.state[def.key], set: (text) => this.set(def, text),
         message: this.inputErrors[def.key] || (field === def.key ? this.error!.message : ''),
       }))}</div>
@@ -184,8 +214,8 @@ export class AttentionCompare extends TableElement {
         ${this.error && !placed ? html`<p class="message" role="alert">${this.error.message}</p>` : nothing}
         <p class="why">${AXES[axis].why}</p>
         ${this.traces ? html`<div class=${this.error ? 'stale' : ''}>
-          <div class="sides">${this.bothSides(this.traces, [left.label, right.label])}</div>
-          <div class="sides" style="margin-top: 1rem">${this.difference(this.traces)}${axis === 'scaling' ? this.entropy() : nothing}</div>
+          <div class="sides">${this.bothSides(this.traces, this.drawn.labels)}</div>
+          <div class="sides" style="margin-top: 1rem">${this.differences(this.traces)}${axis === 'scaling' ? this.entropy() : nothing}</div>
         </div>` : nothing}
       </div>`;
   }

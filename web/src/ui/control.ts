@@ -33,7 +33,7 @@ export function settingControl(def: SettingDef, o: ControlOptions): TemplateResu
       break;
     default:
       input = html`<input id=${id} type="text" aria-describedby=${help} inputmode=${def.kind === 'int' ? 'numeric' : 'decimal'} .value=${String(o.value)}
-        placeholder=${def.fallback === '' ? 'auto' : ''} ?disabled=${Boolean(o.disabled)} @input=${(e: Event) => o.set(read(e))}>`;
+        placeholder=${def.fallback === '' ? def.empty ?? 'auto' : ''} ?disabled=${Boolean(o.disabled)} @input=${(e: Event) => o.set(read(e))}>`;
   }
   // The slider and the field show one value; either sets it (the field takes what the slider's
   // span leaves out, and empty for "auto").

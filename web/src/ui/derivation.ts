@@ -1,5 +1,6 @@
 // How one clicked number came to be, with the real numbers (computed by the core's derive()),
-// written as the cells write them, full precision on hover.
+// written as the cells write them, full precision on hover. Rows and columns are numbered from
+// 0, as the heatmaps' headers and NumPy number them.
 import { LitElement, css as style, html, nothing } from 'lit';
 import { full, short } from './colour.js';
 
@@ -9,9 +10,10 @@ const num = (v: number) => html`<span class="n" title=${full(v)}>${short(v)}</sp
 type Json = Record<string, any>;
 
 export class Derivation extends LitElement {
-  static properties = { derivation: { attribute: false }, tokens: { attribute: false } };
+  static properties = { derivation: { attribute: false }, tokens: { attribute: false }, group: { attribute: false } };
   derivation: Json | null = null;
-  tokens: string[] = [];
+  tokens: string[] = [];   // the keys' tokens (the source's in cross mode)
+  group: number[] = [];    // trace.kv_group: the key/value head each query head reads
 
   static styles = style`
     :host { display: block; font-size: 0.9rem; }
@@ -23,18 +25,49 @@ export class Derivation extends LitElement {
     td, th { padding: 1px 8px; text-align: right; }
     tr.me { background: color-mix(in srgb, var(--ap-accent, #e4572e) 18%, transparent); }
     .hint { color: var(--ap-muted, #555); }
+    table.rope th { text-align: left; font-weight: 500; }
+    table.rope tr.rotated td { font-weight: 700; }
   `;
 
-  private score(s: Json) {
+  private score(s: Json, rotated = false) {
     const terms: Json[] = s.terms;
     const kind = 'tanh' in (terms[0] ?? {}) ? 'additive' : 'W_a_k' in (terms[0] ?? {}) ? 'general' : 'dot';
     const term = (t: Json) => kind === 'additive'
       ? html`<span class="term">${num(t.v_a)}·tanh(${num(t.q_W_1)} + ${num(t.k_W_2)})</span>`
       : html`<span class="term">${num(t.q)}×${num(kind === 'general' ? t.W_a_k : t.k)}</span>`;
-    const lead = kind === 'additive' ? 'v_a · tanh(q W_1 + k W_2)' : kind === 'general' ? 'q · (W_a kᵀ)' : 'q · k';
+    const lead = kind === 'additive' ? 'v_a · tanh(q W_1 + k W_2)' : kind === 'general' ? 'q · (W_a kᵀ)' : rotated ? 'q′ · k′' : 'q · k';
     return html`<div class="eq">${lead} = ${terms.map((t, i) => html`${i ? ' + ' : ''}${term(t)}`)}
       = <b>${num(s.raw)}</b></div>
-      ${s.factor !== 1 ? html`<div class="eq">× ${num(s.factor)} (scale ÷ temperature) = <span class="result">${num(s.value)}</span></div>` : nothing}`;
+      ${'bias' in s || 'softcap' in s ? this.logit(s)
+        : s.factor !== 1 ? html`<div class="eq">× ${num(s.factor)} (scale ÷ temperature) = <span class="result">${num(s.value)}</span></div>` : nothing}`;
+  }
+
+  /** With ALiBi's bias or a softcap: × scale, + bias, then the cap and the temperature, in order. */
+  private logit(s: Json) {
+    const temperature = s.temperature !== 1 ? html`, then ÷ ${num(s.temperature)} (temperature)` : nothing;
+    const bias = 'bias' in s ? html` + ${num(s.bias)} (bias)` : nothing;
+    if (!('softcap' in s)) return html`<div class="eq">× ${num(s.scale)} (scale)${bias}${temperature} = <span class="result">${num(s.value)}</span></div>`;
+    return html`<div class="eq">× ${num(s.scale)} (scale)${bias} = ${num(s.before_cap)}</div>
+      <div class="eq">softcap: ${num(s.softcap)} · tanh(${num(s.before_cap)} ÷ ${num(s.softcap)})${temperature} = <span class="result">${num(s.value)}</span></div>`;
+  }
+
+  /** RoPE: the query and key rows before and after their turn; the dot product uses the turned ones. */
+  private rope(d: Json) {
+    const r = d.rope, terms: Json[] = d.score.terms;
+    const row = (name: string, cls: string, values: number[]) => html`<tr class=${cls}><th>${name}</th>${values.map((v) => html`<td>${num(v)}</td>`)}</tr>`;
+    return html`<p>RoPE: q of “${d.query_token}” turns by its position ${r.q_position}, k of “${d.key_token}” by ${r.k_position}
+      (each pair by position × θₚ), so their dot product sees only ${r.q_position} − ${r.k_position} = ${r.q_position - r.k_position}:</p>
+      <table class="rope"><tbody>
+        ${row('q', 'q', r.q)}${row('q′ (turned)', 'rotated q', terms.map((t) => t.q))}
+        ${row('k', 'k', r.k)}${row('k′ (turned)', 'rotated k', terms.map((t) => t.k))}
+      </tbody></table>`;
+  }
+
+  /** Grouped-query attention: which key/value head this query head reads, and who shares it. */
+  private shared(d: Json) {
+    if (d.kv_head === undefined || new Set(this.group).size === this.group.length) return nothing;
+    const with_ = this.group.flatMap((g, h) => (g === d.kv_head && h !== d.head ? [h + 1] : []));
+    return html`<p class="hint">k and v come from key/value head ${d.kv_head + 1}${with_.length ? `, shared with query ${with_.length > 1 ? 'heads' : 'head'} ${with_.join(', ')}` : ''}.</p>`;
   }
 
   private softmax(sm: Json, col: number) {
@@ -54,7 +87,7 @@ export class Derivation extends LitElement {
   private output(d: Json) {
     const terms: Json[] = d.terms;
     if (d.via === 'W_o') {
-      return html`<div class="eq">output = concat · W_o column ${d.col + 1} = ${terms.map((t, i) => html`${i ? ' + ' : ''}<span class="term">${num(t.concat)}×${num(t.W_o)}</span>`)}
+      return html`<div class="eq">output = concat · W_o column ${d.col} = ${terms.map((t, i) => html`${i ? ' + ' : ''}<span class="term">${num(t.concat)}×${num(t.W_o)}</span>`)}
         = <span class="result">${num(d.value)}</span></div>`;
     }
     return html`<div class="eq">output = Σ weight × v = ${terms.map((t, i) => html`${i ? ' + ' : ''}<span class="term" title=${t.token}>${num(t.weight)}×${num(t.v)}</span>`)}
@@ -66,10 +99,12 @@ export class Derivation extends LitElement {
     if (!d) return html`<p class="hint">Click a cell of the scores, the weights or the output to see how it is computed.</p>`;
     if (d.error) return html`<p class="hint">${d.error.message}</p>`;
     const where = d.matrix === 'output'
-      ? html`output row “${d.query_token}”, column ${d.col + 1}`
-      : html`“${d.query_token}” → “${d.key_token}”${d.head > 0 || d.matrix !== 'output' ? html`, head ${d.head + 1}` : nothing}`;
+      ? html`row ${d.row} “${d.query_token}”, column ${d.col}`
+      : html`“${d.query_token}” → “${d.key_token}” (row ${d.row}, column ${d.col})${d.head > 0 || d.matrix !== 'output' ? html`, head ${d.head + 1}` : nothing}`;
     return html`<h3>${d.matrix} · ${where}</h3>
-      ${d.matrix === 'output' ? this.output(d) : this.score(d.score)}
+      ${d.matrix === 'output' ? nothing : this.shared(d)}
+      ${d.rope && d.score?.terms ? this.rope(d) : nothing}
+      ${d.matrix === 'output' ? this.output(d) : this.score(d.score, Boolean(d.rope))}
       ${d.matrix === 'weights' ? this.softmax(d.softmax, d.col) : nothing}`;
   }
 }

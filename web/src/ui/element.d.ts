@@ -1,18 +1,39 @@
 // Types of dist/attention-playground.js: importing it defines <attention-playground>,
 // <attention-trainer> and <attention-compare>.
-import type { SelfTrace, Spec, TrainingSnapshot } from '../core/attention.js';
+import type { SelfTrace, Spec, Trace, TrainingSnapshot } from '../core/attention.js';
+
+/** The detail of the `trace` event: sent after every computation, on the element (it does not bubble). */
+export interface TraceEventDetail {
+  /** The spec that was asked for. */
+  spec: Spec;
+  /** Its trace, or null when the spec was refused (the last good trace stays on screen). */
+  trace: Trace | null;
+  /** Why the spec was refused, naming the field at fault; null when it was not. */
+  error: { field: string; message: string } | null;
+}
 
 export interface AttentionPlaygroundElement extends HTMLElement {
-  /** The spec on screen now (what the core's run() is given). */
-  readonly spec: Spec;
+  /** The spec on screen now (what the core's run() is given). Setting it replaces the settings
+   *  and matrices on screen and recomputes; a value the settings refuse is named in a note and
+   *  left at its default. Keys the page has no control for are refused the same way. */
+  spec: Spec;
+  /** The trace on screen (every intermediate matrix: X, Q, K, V, scores, weights, heads, output
+   *  ...), null until the first one is computed. Read it, do not change it. */
+  readonly trace: Trace | null;
   /** light, dark, or auto (follows prefers-color-scheme). */
   theme: 'auto' | 'light' | 'dark';
-  /** One step id ("embed" … "concat"), trace key ("weights", "Q" …) or "arcs" to show alone;
-   *  any other value shows every step, with a note. */
+  /** One step id ("embed" … "concat"), trace key ("weights", "Q" …), "arcs" or "flow" to show
+   *  alone; any other value shows every step, with a note. */
   view: string;
   /** "all", "none", or a comma list of setting keys ("sentence,seed"). */
   controls: string;
   compact: boolean;
+  /** Attribute `toolbar`: Share, Embed and Copy as NumPy on an embedded element. */
+  toolbar: boolean;
+  /** Attribute `presets`: the worked examples on an embedded element. */
+  presets: boolean;
+  /** Attribute `focus-token`: the token the flow view follows, by position from 0. */
+  focusToken: number;
 }
 
 /** Watch attention learn: its attributes are the training settings (task, seed, learning-rate ...). */
@@ -36,7 +57,7 @@ declare global {
     'attention-trainer': AttentionTrainerElement;
     'attention-compare': AttentionCompareElement;
   }
-  interface HTMLElementEventMap { trace: CustomEvent<{ spec: Spec; trace: unknown; error: { field: string; message: string } | null }> }
+  interface HTMLElementEventMap { trace: CustomEvent<TraceEventDetail> }
 }
 
 export declare const AttentionPlayground: { new (): AttentionPlaygroundElement; prototype: AttentionPlaygroundElement };

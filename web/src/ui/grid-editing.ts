@@ -204,7 +204,7 @@ export class GridEditor implements ReactiveController {
     const left = [rowsLeft ? `${rowsLeft} row${rowsLeft > 1 ? 's' : ''}` : '', colsLeft ? `${colsLeft} column${colsLeft > 1 ? 's' : ''}` : '']
       .filter(Boolean).join(' and ');
     const given = `${read.rows.length} × ${Math.max(...read.rows.map((r) => r.length))}`;
-    this.note = left ? `Pasted the ${given} block from row ${row + 1}, column ${col + 1}: ${left} fell outside ${this.host.label} (${rows} × ${cols}) and ${rowsLeft + colsLeft === 1 ? 'was' : 'were'} left out.` : '';
+    this.note = left ? `Pasted the ${given} block from row ${row}, column ${col}: ${left} fell outside ${this.host.label} (${rows} × ${cols}) and ${rowsLeft + colsLeft === 1 ? 'was' : 'were'} left out.` : '';
     this.pasted = { row, col, kept };
     this.emit(row, col, kept);
     this.select(row, col);

@@ -16,9 +16,9 @@ export class Heatmap extends DeferredElement {
   static properties = {
     key: { type: String, reflect: true }, label: { type: String }, caption: { type: String },
     matrix: { attribute: false }, rows: { attribute: false }, cols: { attribute: false },
-    masked: { attribute: false }, scale: { attribute: false }, selected: { attribute: false }, relative: { type: Boolean, reflect: true },
+    masked: { attribute: false }, scale: { attribute: false }, selected: { attribute: false }, lit: { attribute: false }, relative: { type: Boolean, reflect: true },
     head: { type: Number }, editable: { type: Boolean }, clickable: { type: Boolean },
-    highlight: { type: Boolean, reflect: true }, numbers: { type: String },
+    highlight: { type: Boolean, reflect: true }, numbers: { type: String }, newRow: { type: Number },
     focusRow: { state: true }, focusCol: { state: true }, editing: { state: true }, editError: { state: true },
     asTable: { state: true },
   };
@@ -33,10 +33,12 @@ export class Heatmap extends DeferredElement {
   scale?: Scale;                       // the colour scale (by default diverging over this matrix's own range)
   relative = false;                    // weights: each row coloured over 0 to its own largest weight
   selected?: [number, number];
+  lit?: [number, number, number, number];  // rows [r0, r1) x columns [c0, c1) a derivation reads: outlined in place
   head = 0;
   editable = false;
   clickable = false;
   highlight = false;
+  newRow = -1;                         // a row just added (the decoder's latest cache row): outlined, and it arrives
   numbers: 'auto' | 'always' | 'never' = 'auto';
   focusRow = 0;
   focusCol = 0;
@@ -60,8 +62,13 @@ export class Heatmap extends DeferredElement {
     td.masked { background-image: repeating-linear-gradient(45deg, transparent 0 3px, rgb(128 128 128 / 0.55) 3px 5px); }
     td.click { cursor: pointer; }
     td.sel { outline: 2px solid var(--ap-accent, #e4572e); outline-offset: -2px; }
+    td.lit { outline: 2px dashed var(--ap-accent, #e4572e); outline-offset: -2px; }
     td:focus-visible { outline: 3px solid var(--ap-focus, #1a73e8); outline-offset: -1px; }
     td.top { box-shadow: inset 0 0 0 2px currentColor; }
+    tr.new { outline: 2px solid var(--ap-accent, #e4572e); outline-offset: 0; }
+    tr.new th { color: var(--ap-fg, inherit); font-weight: 700; }
+    @media (prefers-reduced-motion: no-preference) { tr.new td { animation: arrive 0.45s ease-out; } }
+    @keyframes arrive { from { opacity: 0; transform: translateY(-0.4em); } }
     .legend { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 6px; font: 0.68rem var(--ap-mono, ui-monospace, monospace); color: var(--ap-muted, #555); margin-top: 3px; }
     .bar { width: 90px; height: 8px; border-radius: 4px; }
     .bar.low, .bar.high { width: 45px; }
@@ -239,17 +246,18 @@ export class Heatmap extends DeferredElement {
       <div class="scroll">
       <table @keydown=${this.onKey} @paste=${this.editable ? (e: ClipboardEvent) => this.editor.onPaste(e) : nothing} aria-label="${this.label}">
         <thead><tr><td></td>${Array.from({ length: cols }, (_, j) => html`<th class="col" scope="col" title=${colLabel(j)}>${colLabel(j)}</th>`)}</tr></thead>
-        <tbody>${this.matrix.map((row, i) => html`<tr><th scope="row" title=${rowLabel(i)}>${rowLabel(i)}</th>${row.map((v, j) => {
+        <tbody>${this.matrix.map((row, i) => html`<tr class=${i === this.newRow ? 'new' : ''}><th scope="row" title=${rowLabel(i)}>${rowLabel(i)}</th>${row.map((v, j) => {
           const masked = this.masked !== undefined && this.masked[i]?.[j] === 0;
           const top = tops?.[i];
           const swatch = swatchOf(v, scale.kind === 'sequential' ? SEQUENTIAL : scale, top ? top.top : 1);
           const marked = top !== undefined && top.at === j;
           const focus = i === this.focusRow && j === this.focusCol;
           const sel = this.selected !== undefined && this.selected[0] === i && this.selected[1] === j;
-          const cls = `${numbers ? '' : 'small'} ${masked ? 'masked' : ''} ${active ? 'click' : ''} ${sel ? 'sel' : ''} ${this.editable ? 'edit' : ''} ${marked ? 'top' : ''}`;
+          const lit = this.lit !== undefined && i >= this.lit[0] && i < this.lit[1] && j >= this.lit[2] && j < this.lit[3];
+          const cls = `${numbers ? '' : 'small'} ${masked ? 'masked' : ''} ${active ? 'click' : ''} ${sel ? 'sel' : ''} ${lit ? 'lit' : ''} ${this.editable ? 'edit' : ''} ${marked ? 'top' : ''}`;
           if (this.editing && focus) {
             return html`<td class="${cls} editing"><span class="held" aria-hidden="true">${numbers ? short(v) : ''}</span><input
-              aria-label="new value for row ${i + 1}, column ${j + 1}" .value=${this.editor.draft ?? String(v)} autocomplete="off" spellcheck="false"
+              aria-label="new value for row ${i}, column ${j}" .value=${this.editor.draft ?? String(v)} autocomplete="off" spellcheck="false"
               @keydown=${(e: KeyboardEvent) => this.editor.onInputKey(e)} @blur=${(e: FocusEvent) => this.editor.onBlur(e)}></td>`;
           }
           return html`<td class=${cls} tabindex=${active && focus ? 0 : -1} data-row=${i} data-col=${j} data-value=${v}

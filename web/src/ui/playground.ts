@@ -4,7 +4,7 @@
 import { LitElement, css as style, html, nothing, type TemplateResult } from 'lit';
 import { load, unpack, type AttentionCore, type Spec } from '../core/attention.js';
 import { background } from '../core/background.js';
-import { MATRIX_KEYS, SETTINGS, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../state/settings.js';
+import { MATRIX_KEYS, SETTINGS, applies, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../state/settings.js';
 import { PRESETS, type Preset } from '../state/presets.js';
 import { ENCODER_DECODER_STEPS, SELF_STEPS, type Step } from './steps.js';
 import { diverging, full, short, type Scale } from './colour.js';
@@ -20,6 +20,17 @@ import './heatmap.js';
 import type { Arcs } from './arcs.js';
 import './arcs.js';
 import './derivation.js';
+import './flow.js';
+import { litCells, type Block } from './lit-cells.js';
+import { scopedHash, unscopedHash } from '../state/scoped-hash.js';
+import { specEntries } from '../state/from-spec.js';
+import './decode-stepper.js';
+import './online-stepper.js';
+import type { DrawHeatmap } from './draw.js';
+import { ROPE_STYLES, ropeAngles, ropePairs } from './rope-view.js';
+import { alibiBias, alibiSlopes } from './alibi-view.js';
+import { GQA_STYLES, gqaCosts, gqaDiagram } from './gqa-view.js';
+import { CROSS_STYLES, crossNote } from './cross-view.js';
 
 type Json = Record<string, any>;
 type Matrix = number[][];
@@ -53,11 +64,19 @@ function dividedLazily(m: Matrix, factor: number): Matrix {
 const without = (overrides: Partial<Spec>, refused: string[]) =>
   Object.fromEntries(Object.entries(overrides).filter(([k]) => !refused.includes(k))) as Partial<Spec>;
 
-// Narrower than this (in the element's own width), the controls fold under the results.
+// Narrower than this (in the element's own width), the controls fold under the results. The
+// styles say the same with container queries (`@container (width < 760px)` below); the number
+// is here for what only script can do: folding the settings into a disclosure.
 const NARROW = 760;
+const FEW_CONTROLS = 3;
 const START_HERE = 'Start here: type any sentence. Every step below recomputes as you type.';
 
-const PRESENTATION = ['preset', 'view', 'controls', 'compact', 'share-url', 'script-url'];
+const PRESENTATION = ['preset', 'view', 'controls', 'compact', 'toolbar', 'presets', 'focus-token', 'share-url', 'script-url'];
+// What Embed writes besides the settings and matrices: how the element looks and where it links.
+const COPIED = ['view', 'controls', 'compact', 'toolbar', 'presets', 'theme', 'focus-token', 'share-url', 'script-url'];
+// Matrices whose rows are the tokens: clicking a row's label follows that token.
+const TOKEN_ROWS = new Set(['X', 'X_in', 'positional', 'Q', 'K', 'V', 'Q_rope', 'K_rope', 'raw_scores', 'scores', 'weights', 'mask',
+  'heads', 'concat', 'output', 'residual_sum', 'normalized']);
 
 export class AttentionPlayground extends LitElement {
   static properties = {
@@ -65,6 +84,7 @@ export class AttentionPlayground extends LitElement {
     inputErrors: { state: true }, derivation: { state: true }, selected: { state: true }, step: { state: true },
     note: { state: true }, ready: { state: true }, loadError: { state: true }, theme: { type: String, reflect: true },
     view: { type: String }, controls: { type: String }, compact: { type: Boolean, reflect: true },
+    toolbar: { type: Boolean }, presets: { type: Boolean }, focusToken: { type: Number, attribute: 'focus-token' },
     shareText: { state: true }, numpyText: { state: true }, busy: { state: true }, stale: { state: true },
     substituted: { state: true }, offerSpec: { state: true }, narrow: { type: Boolean, reflect: true },
     settingsOpen: { state: true },
@@ -89,6 +109,9 @@ export class AttentionPlayground extends LitElement {
   view = '';           // one step id, trace key or "arcs" to show alone
   controls = 'all';    // "all", "none", or a comma list of setting keys
   compact = false;
+  toolbar = false;     // Share, Embed and NumPy on an embedded element (the full page always has them)
+  presets = false;     // the worked examples on an embedded element
+  focusToken = 0;      // the token the flow view follows (its position, from 0)
   shareText = '';
   numpyText = '';
   busy = false;        // a large trace is being computed in the background
@@ -114,14 +137,21 @@ export class AttentionPlayground extends LitElement {
   // The learner's rows of X (or the annotations) while the sentence changes, and the matrix
   // last fitted from them: another matrix in `overrides` means the learner gave new rows.
   private own: { key: string; rows: OwnRows; value: Matrix; fitted?: Fitted } | null = null;
+  private lit = new Map<string, Block>();  // the cells the open derivation reads, set at each render
+  private reveal = false;   // a derivation was just opened: bring it and its cell into view
+  private linked = false;   // this element's settings came from the link: bring it into view
+  private given: Spec | null = null;  // a spec set before the element was on a page
 
   connectedCallback() {
     super.connectedCallback();
     // The full-window page keeps its state in the URL hash; embedded copies use attributes.
     this.useHash = this.hasAttribute('use-hash');
     this.readAttributes();
+    if (this.given) this.adoptSpec(this.given);
+    this.given = null;
     if (this.useHash && location.hash.length > 1) this.readHash();
-    if (this.useHash) window.addEventListener('hashchange', this.onHashChange);
+    else if (!this.useHash) this.readOwnHash();
+    window.addEventListener('hashchange', this.onHashChange);
     this.resizer?.observe(this);
     load().then((core) => {
       this.core = core;
@@ -176,9 +206,39 @@ export class AttentionPlayground extends LitElement {
   /** The spec on screen now: what run(spec) is asked for. */
   get spec(): Spec { return toSpec(this.state, this.overrides); }
 
+  /** A host page's spec replaces the one on screen, read as attributes are: a value the
+   *  settings refuse is named in a note and left at its default. */
+  set spec(value: Spec) {
+    if (!this.isConnected) { this.given = value; return; }  // the attributes are read first, on connecting
+    this.adoptSpec(value);
+    this.compute();
+  }
+
+  private adoptSpec(value: Spec) {
+    this.adopt(readEntries(specEntries(value), startFrom()), 'Some of the spec was not understood and was left at its default');
+    this.inputErrors = {};
+    this.selected = null;
+    this.derivation = null;
+  }
+
   private onHashChange = () => {
+    if (!this.useHash) { if (this.readOwnHash()) this.compute(); return; }
     if (location.hash.slice(1) !== toHash(this.state, this.overrides)) { this.readHash(); this.compute(); }
   };
+
+  /** The element's name in a link to it: its id, or its place among the page's playgrounds. */
+  private scope(): string {
+    return this.id || `playground-${Array.from(document.querySelectorAll<HTMLElement>('attention-playground')).indexOf(this) + 1}`;
+  }
+
+  /** On someone else's page, the settings a Share link gave this element (state/scoped-hash.ts). */
+  private readOwnHash(): boolean {
+    const own = unscopedHash(this.scope(), location.hash);
+    if (!own || own === toHash(this.state, this.overrides)) return false;
+    this.adopt(fromHash(own), 'Some of the link was not understood and was left at its default');
+    this.linked = true;
+    return true;
+  }
 
   private readHash() {
     this.adopt(fromHash(location.hash), 'Some of the link was not understood and was left at its default');
@@ -237,6 +297,10 @@ export class AttentionPlayground extends LitElement {
       }, 150);
     }
     this.dispatchEvent(new CustomEvent('trace', { detail: { spec: wanted, trace: this.error ? null : this.trace, error: this.error } }));
+    if (this.linked && this.trace) {
+      this.linked = false;  // the reader followed a link to this element: it is what they came for
+      this.updateComplete.then(() => this.scrollIntoView({ block: 'start' }));
+    }
   }
 
   private derive(sel: { key: string; head: number; row: number; col: number }) {
@@ -305,6 +369,55 @@ export class AttentionPlayground extends LitElement {
     if (!['scores', 'weights', 'output'].includes(d.key)) return;
     this.selected = { key: d.key, head: d.head, row: d.row, col: d.col };
     this.derive(this.selected);
+    this.reveal = true;
+  }
+
+  /** Follows token i in the flow view; from the token chips, the view comes into sight too. */
+  private follow(i: number, show = false) {
+    this.focusToken = i;
+    if (!show) return;
+    // The steps on the way are sized by estimate until drawn (content-visibility), so the view
+    // moves as they are drawn: it is brought back until it stays put (instantly, as a smooth
+    // scroll would chase a moving target).
+    const settle = (tries: number) => requestAnimationFrame(() => {
+      const flow = this.renderRoot.querySelector<HTMLElement>('#step-flow');
+      if (!flow) return;
+      const top = flow.getBoundingClientRect().top;
+      if (Math.abs(top) > 2) flow.scrollIntoView({ block: 'start' });
+      if (Math.abs(top) > 2 && tries > 0) settle(tries - 1);
+    });
+    this.updateComplete.then(() => settle(6));
+  }
+
+  /** A click on the label of a row that is a token (in X, Q, the weights ...) follows that token. */
+  private onRowLabel(e: MouseEvent) {
+    if (this.tracedMode()) return;
+    const path = e.composedPath() as HTMLElement[];
+    const th = path.find((n) => n.tagName === 'TH' && n.getAttribute('scope') === 'row');
+    const map = path.find((n) => n.tagName === 'AP-HEATMAP') as (HTMLElement & { key: string }) | undefined;
+    if (!th || !map || !TOKEN_ROWS.has(map.key)) return;
+    this.follow((th.parentElement as HTMLTableRowElement).sectionRowIndex);
+  }
+
+  /** After a derivation opens: where it covers the page (a phone's bottom sheet), the page moves
+   *  so the clicked cell stays above it; where it sits below the matrices, it is scrolled into
+   *  sight as far as the clicked cell stays on screen. */
+  protected async updated() {
+    if (!this.reveal) return;
+    this.reveal = false;
+    const sel = this.selected;
+    const panel = this.renderRoot.querySelector<HTMLElement>('.derivation');
+    const map = sel && Array.from(this.renderRoot.querySelectorAll<HTMLElement & { head: number }>(`ap-heatmap[key="${sel.key}"]`))
+      .find((m) => m.head === sel.head);
+    if (!panel || !map) return;
+    await (map as unknown as LitElement).updateComplete;
+    const cell = map.shadowRoot?.querySelector('td.sel') ?? map;
+    const c = cell.getBoundingClientRect(), p = panel.getBoundingClientRect();
+    if (getComputedStyle(panel).position === 'fixed') {
+      if (c.bottom + 12 > p.top) window.scrollBy({ top: c.bottom + 12 - p.top });
+    } else if (p.bottom > innerHeight) {
+      window.scrollBy({ top: Math.max(0, Math.min(p.bottom - innerHeight + 12, c.top - 12)) });
+    }
   }
 
   private onCellEdit(e: CustomEvent) {
@@ -329,6 +442,12 @@ export class AttentionPlayground extends LitElement {
   /** The link of the state on screen, on `share-url` when the embedder gave one. Parsed as a
    *  URL, so what it holds is percent-encoded: a link is text a reader may paste anywhere. */
   private link(): string {
+    if (!this.useHash && !this.hasAttribute('share-url')) {
+      // No hosted playground named: a link to this page, under this element's name, which it reads back.
+      const url = new URL(location.href);
+      url.hash = scopedHash(this.scope(), toHash(this.state, this.overrides));
+      return url.href;
+    }
     const page = this.useHash ? location.href.split('#')[0] : new URL('./', document.baseURI).href;
     let url: URL;
     try {
@@ -342,8 +461,20 @@ export class AttentionPlayground extends LitElement {
 
   private snippet(): string {
     const matrices = Object.entries(this.overrides).map(([k, v]): [string, string] => [attributeOf(k), JSON.stringify(v)]);
-    const script = this.getAttribute('script-url') ?? new URL('./attention-playground.js', document.baseURI).href;
-    return elementSnippet('attention-playground', script, SETTINGS, this.state, matrices);
+    // How it looks and where it links travel too: the copy shows what this one shows.
+    const shown = COPIED.flatMap((name): Array<[string, string]> => {
+      if (name === 'focus-token') return this.focusToken ? [[name, String(this.focusToken)]] : [];
+      const v = this.getAttribute(name);
+      return v === null || (name === 'theme' && v === 'auto') ? [] : [[name, v]];
+    });
+    const script = this.getAttribute('script-url') ?? this.scriptURL();
+    return elementSnippet('attention-playground', script, SETTINGS, this.state, [...shown, ...matrices]);
+  }
+
+  /** The address of this script: the page's own <script> of it, or beside the page. */
+  private scriptURL(): string {
+    const tag = Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]')).find((s) => /attention-playground[^/]*\.js([?#]|$)/.test(s.src));
+    return tag?.src ?? new URL('./attention-playground.js', document.baseURI).href;
   }
 
   /** Why a link this long would not open, or '' when it would. */
@@ -369,13 +500,16 @@ export class AttentionPlayground extends LitElement {
   private async embed() {
     const url = this.link();
     const long = this.tooLong(url);
-    // An <iframe> of a link that cannot open would show an error page: only the element then.
-    this.shareText = long ? this.snippet() : `${iframeSnippet(url, 'Attention Playground', 720)}\n\n${this.snippet()}`;
+    // An <iframe> needs a page that is the playground (this one on the full page, or share-url),
+    // and a link that opens: otherwise it would frame a blog post or an error page.
+    const framed = !long && (this.useHash || this.hasAttribute('share-url'));
+    this.shareText = framed ? `${iframeSnippet(url, 'Attention Playground', 720)}\n\n${this.snippet()}` : this.snippet();
     this.numpyText = '';
     this.offerSpec = false;
     const copied = await copyText(this.shareText);
     this.note = long ? `${long} ${copied ? 'The element snippet was copied' : 'Copy the element snippet below'}: it holds the matrices itself.`
-      : copied ? 'Embed snippets copied: an <iframe>, or the element itself.' : 'Copy a snippet below.';
+      : framed ? (copied ? 'Embed snippets copied: an <iframe>, or the element itself.' : 'Copy a snippet below.')
+      : `${copied ? 'The element snippet was copied' : 'Copy the element snippet below'}. (For an <iframe> too, give this element share-url: the address of a hosted playground page.)`;
   }
 
   private downloadSpec() {
@@ -428,11 +562,10 @@ export class AttentionPlayground extends LitElement {
   // ---------------------------------------------------------------- controls
   /** `folded`: inside the closed Settings disclosure, where a message would not be seen. */
   private control(def: SettingDef, folded = false): TemplateResult | typeof nothing {
-    if (def.modes && !def.modes.includes(this.state.mode as 'self')) return nothing;
-    if (def.key === 'window' && this.state.mask !== 'window') return nothing;
+    if (!applies(def, this.state)) return nothing;
     const home = this.error && (ERROR_HOME.get(this.error.field) ?? this.error.field) === def.key ? this.error.message : '';
     if (home && !folded) this.errorShown = true;
-    const locked = def.key === 'd_model' && Boolean(this.overrides.X || this.overrides.annotations);
+    const locked = def.key === 'd_model' && Boolean(this.overrides.X || this.overrides.annotations || this.overrides.X_source);
     return settingControl(def, {
       value: this.state[def.key], set: (text) => this.set(def, text), message: this.inputErrors[def.key] || home,
       disabled: locked, hint: locked ? 'set by your matrix' : def.key === 'sentence' && !this.compact ? START_HERE : '',
@@ -445,6 +578,9 @@ export class AttentionPlayground extends LitElement {
   /** On a narrow element the results come first: the sentence stays, the rest folds away. */
   private folded(shown: SettingDef[]) {
     const rest = shown.filter((d) => d.key !== 'sentence');
+    // The few controls an embedder picked (controls="seed,temperature") stay in sight: folding
+    // is for the whole table, which would push the results off a phone's screen.
+    if (rest.length <= FEW_CONTROLS) return shown.map((d) => this.control(d));
     const toggled = (e: Event) => (this.settingsOpen = (e.target as HTMLDetailsElement).open);
     return [
       ...shown.filter((d) => d.key === 'sentence').map((d) => this.control(d)),
@@ -458,6 +594,7 @@ export class AttentionPlayground extends LitElement {
     const t = this.trace!;
     const sel = this.selected && this.selected.key === key && this.selected.head === (opts.head ?? 0)
       ? [this.selected.row, this.selected.col] as [number, number] : undefined;
+    const lit = this.lit.get(key) ?? this.lit.get(`${key}@${opts.head ?? 0}`);
     const error = this.error && this.error.field === key ? this.error.message : '';
     if (error) this.errorShown = true;
     const instead = this.substituted.includes(key) ? ` Shown here and used in every step: the seed's ${key}, until yours is fixed or reset.` : '';
@@ -467,7 +604,7 @@ export class AttentionPlayground extends LitElement {
     const relative = (e: Event) => Boolean((e.target as HTMLElement).closest('.matrix')?.querySelector('ap-heatmap')?.hasAttribute('relative'));
     return html`<div class="matrix">
       <ap-heatmap .key=${key} .label=${opts.label ?? key} .matrix=${matrix} .head=${opts.head ?? 0} .caption=${opts.caption ?? ''}
-        .rows=${opts.rows ?? tokens} .cols=${opts.cols ?? []} .masked=${opts.masked} .scale=${scale} .selected=${sel}
+        .rows=${opts.rows ?? tokens} .cols=${opts.cols ?? []} .masked=${opts.masked} .scale=${scale} .selected=${sel} .lit=${lit}
         ?editable=${EDITABLE.has(key)} ?clickable=${['scores', 'weights', 'output'].includes(key)} ?highlight=${this.highlighted.includes(key)}></ap-heatmap>
       ${this.exportMenu((f, e) => this.exportMatrix(f, {
         label: opts.label ?? key, matrix, rows: opts.rows ?? tokens, cols: opts.cols ?? [],
@@ -489,16 +626,40 @@ export class AttentionPlayground extends LitElement {
     return m ? this.heatmap(key, m, { rows: m.map((_, i) => String(i)) }) : nothing;
   }
 
+  /** The views of current models' attention: RoPE, ALiBi, grouped-query and cross-attention
+   *  (undefined: the key is drawn as in any self-attention trace). */
+  private modern(key: string, t: Json): unknown {
+    const draw: DrawHeatmap = (k, m, o) => this.heatmap(k, m, o);
+    const sources = t.source_tokens as string[] | undefined;
+    switch (key) {
+      case 'rope_angles': return t.rope_angles ? ropeAngles(t, draw) : nothing;
+      case 'rope': return t.Q_rope ? ropePairs(t, draw) : nothing;
+      case 'alibi_slopes': return t.alibi_slopes ? alibiSlopes(t, draw) : nothing;
+      case 'bias': return t.bias ? alibiBias(t, draw) : nothing;
+      case 'kv_group': return t.kv_group && t.spec.kv_heads < t.spec.heads ? html`${gqaDiagram(t)}${gqaCosts(t)}` : nothing;
+      case 'X_source': return sources ? this.heatmap('X_source', t.X_source, { rows: sources }) : nothing;
+      case 'K': case 'V': return sources ? this.heatmap(key, t[key], { rows: sources }) : undefined;
+      case 'arcs': return sources ? html`<div class="matrix"><div class="arcs-title">arcs: the sentence over the source (hover a token)</div>
+        <ap-cross-arcs .tokens=${t.tokens} .sources=${sources} .weights=${t.weights}></ap-cross-arcs></div>` : undefined;
+      default: return undefined;
+    }
+  }
+
   private showSelf(key: string): unknown {
     const t = this.trace!;
     const tokens = t.tokens as string[];
+    const mine = this.modern(key, t);
+    if (mine !== undefined) return mine;
+    const keys = (t.source_tokens ?? tokens) as string[];  // the columns: the source's tokens in cross mode
     switch (key) {
-      case 'scores': return this.perHead('scores', t.scores, { cols: tokens, masked: t.mask });
+      case 'scores': return this.perHead('scores', t.scores, { cols: keys, masked: t.mask });
       case 'raw_scores': return this.rawScores();
-      case 'weights': return this.perHead('weights', t.weights, { cols: tokens, masked: t.mask });
+      case 'weights': return this.perHead('weights', t.weights, { cols: keys, masked: t.mask });
       case 'heads': return this.perHead('heads', t.heads);
+      case 'decode': return html`<ap-decode-stepper .trace=${t}></ap-decode-stepper>`;
+      case 'online': return html`<ap-online-stepper .trace=${t}></ap-online-stepper>`;
       case 'mask': return t.mask ? this.heatmap('mask', t.mask, { cols: tokens, caption: '1 = visible, 0 = masked' })
-        : this.heatmap('mask', this.derived(t).visible, { cols: tokens, label: 'mask: none', caption: 'every token sees every token (all 1)' });
+        : this.heatmap('mask', this.derived(t).visible, { cols: keys, label: 'mask: none', caption: 'every token sees every token (all 1)' });
       case 'arcs': return html`<div class="matrix"><div class="arcs-title">arcs (hover a token)</div><ap-arcs .tokens=${tokens} .weights=${t.weights}></ap-arcs>
         ${this.exportMenu((f, e) => this.exportArcs(f, e), ['png', 'svg'])}</div>`;
       case 'W_q': case 'W_k': case 'W_v': case 'W_o': case 'W_a': case 'W_1': case 'W_2': return this.weightMatrix(key);
@@ -526,10 +687,11 @@ export class AttentionPlayground extends LitElement {
   private derived(t: Json): { raw: Matrix[] | null; factor: number; visible: Matrix } {
     if (this.derivedFor?.trace !== t) {
       const factor = t.scale / t.spec.temperature;
-      const n = (t.tokens as string[]).length;
-      const raw = factor !== 0 && Number.isFinite(factor) && t.spec.mode !== 'encoder_decoder'
+      const n = (t.tokens as string[]).length, m = ((t.source_tokens ?? t.tokens) as string[]).length;
+      // With ALiBi's bias or a softcap the scores are no multiple of q·k: they are not divided back.
+      const raw = factor !== 0 && Number.isFinite(factor) && t.spec.mode !== 'encoder_decoder' && !t.bias && !t.spec.softcap
         ? (t.scores as Matrix[]).map((m) => dividedLazily(m, factor)) : null;
-      const ones = new Array(n).fill(1);  // one row, shown n times: nothing reads it to write
+      const ones = new Array(m).fill(1);  // one row, shown n times: nothing reads it to write
       this.derivedFor = { trace: t, value: { raw, factor, visible: t.mask ? [] : Array.from({ length: n }, () => ones) } };
     }
     return this.derivedFor.value;
@@ -539,8 +701,9 @@ export class AttentionPlayground extends LitElement {
   private rawScores() {
     const t = this.trace!;
     const { raw, factor } = this.derived(t);
+    if (!raw && (t.bias || t.spec.softcap)) return html`<p class="hint">With ${t.bias ? 'ALiBi’s bias' : 'a softcap'} the scores are not q·k times a number, so q·k is not shown apart here; click a score to see its q·k, ${t.bias ? 'its bias' : 'the cap'} and the rest.</p>`;
     if (!raw) return html`<p class="hint">The scale ÷ temperature is ${full(factor)}, so the scores before it cannot be shown apart; the Scale step shows the scores.</p>`;
-    const tokens = t.tokens as string[];
+    const tokens = (t.source_tokens ?? t.tokens) as string[];
     const scale = diverging((scaleOf(t, 'scores') as { m: number }).m / Math.abs(factor));
     const name = t.spec.score === 'general' ? 'q W_a kᵀ' : t.spec.score === 'additive' ? 'additive score' : 'q·kᵀ';
     return this.perHead('raw_scores', raw, { cols: tokens, masked: t.mask, scale, name,
@@ -558,7 +721,8 @@ export class AttentionPlayground extends LitElement {
 
   private steps(): Step[] {
     const ed = this.tracedMode();
-    return (ed ? ENCODER_DECODER_STEPS : SELF_STEPS).filter((s) => ed || s.id !== 'sublayer' || this.trace?.spec?.residual);
+    return (ed ? ENCODER_DECODER_STEPS : SELF_STEPS).filter((s) => ed || s.id !== 'sublayer' || this.trace?.spec?.residual)
+      .filter((s) => !s.needs || this.trace?.[s.needs] !== undefined);
   }
 
   private stepView(s: Step, i: number) {
@@ -566,13 +730,17 @@ export class AttentionPlayground extends LitElement {
     const t = this.trace!;
     const embedding = s.id === 'embed' && !ed ? embeddingNote(this.traced) : '';
     const extra = s.id === 'scale' && !ed
-      ? html`<p class="fact">scale = ${full(t.scale)}${t.spec.temperature !== 1 ? html`, temperature = ${full(t.spec.temperature)}` : nothing}</p>` : nothing;
-    return html`<section class="step" id="step-${s.id}" tabindex="-1"
+      ? html`<p class="fact">scale = ${full(t.scale)}${t.spec.temperature !== 1 ? html`, temperature = ${full(t.spec.temperature)}` : nothing}${t.spec.softcap ? html`, softcap = ${full(t.spec.softcap)}: logits = softcap · tanh((score × scale + bias) ÷ softcap)` : nothing}</p>` : nothing;
+    const deriving = Boolean(this.derivation && this.selected && s.shows.includes(this.selected.key));
+    return html`<section class="step ${deriving ? 'deriving' : ''}" part="card" id="step-${s.id}" tabindex="-1"
         @mouseenter=${() => (this.step = s.id)} @mouseleave=${() => (this.step = '')} @focusin=${() => (this.step = s.id)}>
       <h2><span class="num">${i + 1}</span> ${s.title}</h2>
       <p class="formula">${s.formula}</p>
-      <p class="about">${s.text}</p>${extra}
-      <div class="matrices">${s.shows.map((k) => (ed ? this.showEncoderDecoder(k) : this.showSelf(k)))}</div>
+      <p class="about">${s.text}</p>${extra}${t.source_tokens ? crossNote(s.id) : nothing}
+      <div class="body ${deriving ? 'deriving' : ''}">
+        <div class="matrices">${s.shows.map((k) => (ed ? this.showEncoderDecoder(k) : this.showSelf(k)))}</div>
+        ${deriving ? this.derivationPanel() : nothing}
+      </div>
       ${embedding ? html`<p class="hint embed-note">${embedding}</p>` : nothing}
     </section>`;
   }
@@ -583,9 +751,10 @@ export class AttentionPlayground extends LitElement {
     return this.controls.split(',').map((k) => k.trim()).includes(def.key);
   }
 
-  /** What `view` may name for the trace on screen: a step, a matrix a step shows, or "arcs". */
+  /** What `view` may name for the trace on screen: a step, a matrix a step shows, "arcs", or
+   *  (self-attention) "flow". */
   private views(): string[] {
-    return this.steps().flatMap((s) => [s.id, ...s.shows]);
+    return [...this.steps().flatMap((s) => [s.id, ...s.shows]), ...(this.tracedMode() ? [] : ['flow'])];
   }
 
   /** The `view` attribute when it names one of views(), else '' (every step is shown). */
@@ -594,38 +763,74 @@ export class AttentionPlayground extends LitElement {
   }
 
   private single(view: string): unknown {
+    if (view === 'flow') return this.flowView();
     const step = this.steps().find((s) => s.id === view);
     if (step) return this.stepView(step, this.steps().indexOf(step));
     const ed = this.tracedMode();
-    return html`<div class="matrices">${ed ? this.showEncoderDecoder(view) : this.showSelf(view)}</div>`;
+    const deriving = Boolean(this.derivation && this.selected?.key === view);
+    return html`<div class="body ${deriving ? 'deriving' : ''}">
+      <div class="matrices">${ed ? this.showEncoderDecoder(view) : this.showSelf(view)}</div>
+      ${deriving ? this.derivationPanel() : nothing}</div>`;
+  }
+
+  /** How the clicked number came to be, beside the matrices it reads (or under them, or in a
+   *  sheet at the bottom of a phone's screen: see the styles). */
+  private derivationPanel() {
+    const close = () => { this.derivation = null; this.selected = null; };
+    return html`<div class="derivation" part="derivation" role="region" aria-label="How this number is computed" aria-live="polite"
+        @keydown=${(e: KeyboardEvent) => { if (e.key === 'Escape') close(); }}>
+      <button class="small close" aria-label="Close the derivation" @click=${close}>close</button>
+      <ap-derivation .derivation=${this.derivation} .tokens=${this.trace!.source_tokens ?? this.trace!.tokens} .group=${this.trace!.kv_group ?? []}></ap-derivation></div>`;
+  }
+
+  /** Follow one token: its own card on the full page, or the whole element with view="flow". */
+  private flowView() {
+    if (this.tracedMode()) return nothing;
+    return html`<section class="step flow" part="card" id="step-flow" tabindex="-1">
+      <h2>Follow one token</h2>
+      <p class="about">${this.view === 'flow' ? 'One query’s path through one head, with the real numbers: pick a token to follow.'
+        : 'One query’s path through one head, with the numbers of the steps above: pick a token here, in the tokens at the top, or by its row’s label in any matrix.'}</p>
+      <ap-flow .trace=${this.trace} .token=${this.focusToken} @focus-token=${(e: CustomEvent) => this.follow(e.detail.index)}></ap-flow>
+    </section>`;
   }
 
   render() {
     this.highlighted = this.stepDef()?.uses ?? [];
     this.errorShown = false;  // control() and heatmap() set it when they show the error
+    this.lit = litCells(this.trace, this.derivation ? this.selected : null);
     const shown = SETTINGS.filter((d) => this.shown(d));
     const controls = this.narrow ? this.folded(shown) : shown.map((d) => this.control(d));
     const view = this.chosenView();
     const unknownView = this.trace && this.view && !view
-      ? `view="${clip(this.view, 40)}" is not a view here (a step: ${this.steps().map((s) => s.id).join(', ')}; a matrix such as X, Q or weights; or arcs), so every step is shown.` : '';
-    const views = this.trace ? (view ? this.single(view) : this.steps().map((s, i) => this.stepView(s, i))) : nothing;
+      ? `view="${clip(this.view, 40)}" is not a view here (a step: ${this.steps().map((s) => s.id).join(', ')}; a matrix such as X, Q or weights; arcs; or flow), so every step is shown.` : '';
+    const views = this.trace ? (view ? this.single(view) : [...this.steps().map((s, i) => this.stepView(s, i)), this.flowView()]) : nothing;
     // An error is shown beside its control or matrix; one with neither on screen goes above the views.
     const general = this.error && !this.errorShown ? this.error.message : '';
-    const toolbar = html`<div class="tools">
+    // The full-window page shows all its chrome; an embedded element shows what it is asked for.
+    const page = this.useHash;
+    const title = page && !this.compact, presets = page || this.presets, tools = page || this.toolbar;
+    const toolbar = tools ? html`<div class="tools" part="toolbar">
       <button class="small" data-action="share" @click=${this.share}>Share</button>
       <button class="small" data-action="embed" @click=${this.embed}>Embed</button>
-      <button class="small" data-action="numpy" @click=${this.copyNumpy}>Copy as NumPy</button></div>`;
-    return html`
-      ${this.compact ? nothing : html`<div class="header">
-        <div class="title" role="heading" aria-level="2">Attention Playground</div>
-        <nav class="presets" aria-label="Worked examples">
+      <button class="small" data-action="numpy" @click=${this.copyNumpy}>Copy as NumPy</button></div>` : nothing;
+    const header = title || presets;
+    const tokens = (this.trace?.tokens ?? []) as string[];
+    const following = Math.min(this.focusToken, tokens.length - 1);
+    const chips = this.tracedMode()
+      ? tokens.map((t, i) => html`<span class="token" title="position ${i}">${t}</span>`)
+      : tokens.map((t, i) => html`<button class="token" data-index=${i} title="position ${i}: follow it below" aria-pressed=${i === following ? 'true' : 'false'}
+          @click=${() => this.follow(i, true)}>${t}</button>`);
+    return html`<div class="frame">
+      ${header ? html`<div class="header" part="header">
+        ${title ? html`<div class="title" part="title" role="heading" aria-level="2">Attention Playground</div>` : nothing}
+        ${presets ? html`<nav class="presets" part="presets" aria-label="Worked examples">
           ${PRESETS.map((p) => html`<button class="preset" data-preset=${p.id} @click=${() => this.applyPreset(p)}>${p.label}</button>`)}
-        </nav>${toolbar}
-      </div>`}
-      <div class="layout ${controls.length ? '' : 'bare'}">
-        ${controls.length ? html`<div class="controls" role="group" aria-label="Settings">${controls}</div>` : nothing}
-        <div class="views" @cell-select=${this.onCellSelect} @cell-edit=${this.onCellEdit}>
-          ${this.compact ? toolbar : nothing}
+        </nav>` : nothing}${toolbar}
+      </div>` : nothing}
+      <div class="layout ${controls.length ? '' : 'bare'} ${page ? 'page' : ''}">
+        ${controls.length ? html`<div class="controls" part="controls" role="group" aria-label="Settings">${controls}</div>` : nothing}
+        <div class="views" part="view" @cell-select=${this.onCellSelect} @cell-edit=${this.onCellEdit} @click=${this.onRowLabel}>
+          ${header ? nothing : toolbar}
           ${this.note ? html`<p class="note" role="status">${this.note}${this.offerSpec
             ? html` <button class="small" data-action="download-spec" @click=${this.downloadSpec}>Download spec.json</button>` : nothing}</p>` : nothing}
           ${unknownView ? html`<p class="note">${unknownView}</p>` : nothing}
@@ -635,25 +840,55 @@ export class AttentionPlayground extends LitElement {
           ${general ? html`<p class="message" role="alert">${general}</p>` : nothing}
           ${this.trace?.warnings?.length ? html`<p class="note">${this.trace.warnings.join(' ')}</p>` : nothing}
           ${!this.ready && !this.loadError ? html`<p class="hint">Loading the attention core…</p>` : nothing}
-          <p class="hint" role="status">${this.busy ? 'Computing the new trace in the background…' : ''}</p>
+          <p class="hint busy" role="status">${this.busy ? 'Computing the new trace in the background…' : ''}</p>
           ${this.trace ? html`
-            ${view ? nothing : html`<div class="tokens" aria-label="Tokens">${(this.trace.tokens as string[]).map((t, i) => html`<span class="token" title="position ${i}">${t}</span>`)}</div>`}
-            <div class="derivation ${this.derivation ? 'open' : ''}" aria-live="polite">${this.derivation ? html`<button class="small close" aria-label="Close the derivation" @click=${() => { this.derivation = null; this.selected = null; }}>close</button>` : nothing}<ap-derivation .derivation=${this.derivation} .tokens=${this.trace.tokens}></ap-derivation></div>
+            ${view ? nothing : html`<div class="tokens" part="tokens" role="group" aria-label="Tokens">${this.tracedMode() ? nothing : html`<span class="what">Follow one token:</span>`}${chips}</div>`}
+            ${view || !this.trace.source_tokens ? nothing : html`<div class="tokens source" role="group" aria-label="Source tokens"><span class="side">source</span>
+              ${(this.trace.source_tokens as string[]).map((w, j) => html`<span class="token" title="source position ${j}">${w}</span>`)}</div>`}
+            ${view || this.compact ? nothing : html`<p class="hint">Click a cell of the scores, the weights or the output to see how it is computed.</p>`}
             <div class=${this.stale ? 'stale' : ''}>${views}</div>` : nothing}
         </div>
-      </div>`;
+      </div>
+    </div>`;
   }
 
-  static styles = [THEME, style`
+  static styles = [THEME, ROPE_STYLES, GQA_STYLES, CROSS_STYLES, style`
+    /* The element lays out by its own width (a 700 px column of a wide screen is narrow), so the
+       frame is the container its layout asks about. */
+    .frame { container-type: inline-size; }
     .presets { display: flex; flex-wrap: wrap; gap: 0.4rem; }
-    .layout { display: grid; grid-template-columns: 260px minmax(0, 1fr); min-height: calc(100vh - 60px); }
+    /* On a phone the examples scroll sideways in one row, so the results stay on the first screen. */
+    @container (width < 760px) {
+      .presets { flex-wrap: nowrap; overflow-x: auto; max-width: 100%; padding-bottom: 3px; scrollbar-width: thin; }
+      .preset { flex: none; white-space: nowrap; }
+    }
+    .layout { display: grid; grid-template-columns: 260px minmax(0, 1fr); }
+    .layout.page { min-height: calc(100vh - 60px); }  /* the full-window page; an embedded element is as tall as what it shows */
     .controls { padding: 0.8rem 1rem; border-right: 1px solid var(--ap-line); display: flex; flex-direction: column; gap: 0.55rem; }
-    .views { padding: 0.8rem 1rem 3rem; min-width: 0; }
+    .views { padding: 0.8rem 1rem; min-width: 0; }
+    .layout.page .views { padding-bottom: 3rem; }
+    .busy { margin: 0 0 0.4rem; }
+    .busy:empty { margin: 0; }
     .tokens { display: flex; flex-wrap: wrap; gap: 0.3rem; margin-bottom: 0.8rem; }
     .token { font-family: var(--ap-mono); font-size: 0.85rem; background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 6px; padding: 0.1rem 0.45rem; }
-    .derivation { padding: 0.2rem 0.9rem; margin-bottom: 0.6rem; }
-    .close { float: right; }
-    .derivation.open { position: sticky; top: 0; z-index: 1; background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 10px; padding: 0.6rem 0.9rem; margin-bottom: 1rem; max-height: 40vh; overflow: auto; }
+    .tokens .what { font-size: 0.8rem; font-weight: 600; color: var(--ap-muted); align-self: center; }
+    button.token[aria-pressed='true'] { background: var(--ap-fg); color: var(--ap-bg); border-color: var(--ap-fg); }
+    .views > .hint { margin: 0 0 0.6rem; }
+    .close { float: right; margin-left: 0.5rem; }
+    /* The derivation stands beside the matrices it explains on a wide element, under them on a
+       narrow one, and in a sheet over the bottom of a phone's screen (the page then moves so
+       the clicked cell stays above it). It never covers the cells it lights up. */
+    .derivation { background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 10px; padding: 0.6rem 0.9rem; margin-top: 0.8rem; overflow: auto; }
+    .step.deriving { content-visibility: visible; }  /* containment would hold the sheet inside the card */
+    @container (width >= 760px) {
+      .body.deriving { display: grid; grid-template-columns: minmax(0, 1fr) minmax(16rem, 24rem); gap: 1rem; align-items: start; }
+      .body.deriving > .derivation { margin-top: 0; position: sticky; top: 0.5rem; max-height: calc(100vh - 1rem); }
+    }
+    @media (max-width: 600px) {
+      .derivation { position: fixed; left: 0; right: 0; bottom: 0; z-index: 5; margin: 0; max-height: 45vh; border-radius: 14px 14px 0 0;
+        box-shadow: 0 -4px 18px rgb(0 0 0 / 0.3); padding-bottom: 1rem; }
+      .step.deriving { margin-bottom: 48vh; }  /* room to scroll the clicked cell above the sheet */
+    }
     .step { background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 12px; padding: 0.7rem 1rem 0.9rem; margin-bottom: 0.9rem;
       content-visibility: auto; contain-intrinsic-size: auto 420px; }  /* steps off screen skip layout and paint */
     .step h2 { font-size: 1.05rem; margin: 0 0 0.2rem; display: flex; align-items: center; gap: 0.5rem; }
@@ -678,14 +913,22 @@ export class AttentionPlayground extends LitElement {
     :host([compact]) .views { padding: 0.6rem; }
     .embed-note { max-width: 70ch; margin: 0.5rem 0 0; }
     /* Beside the sidebar, the help covers the results for a moment rather than the next control. */
-    :host(:not([narrow]):not([compact])) .controls > .control .help { left: calc(100% + 1.2rem); right: auto; top: auto; bottom: 0; width: 16rem; }
+    @container (width >= 760px) {
+      :host(:not([compact])) .controls > .control .help { left: calc(100% + 1.2rem); right: auto; top: auto; bottom: 0; width: 16rem; }
+    }
     details.settings > summary { cursor: pointer; font-weight: 600; font-size: 0.9rem; padding: 0.2rem 0; width: max-content; }
-    :host([narrow]) .layout { grid-template-columns: minmax(0, 1fr); min-height: 0; }
-    :host([narrow]) .controls { border-right: none; border-bottom: 1px solid var(--ap-line); display: flex; flex-direction: column; gap: 0.4rem; padding: 0.6rem 0.7rem; }
-    :host([narrow]) .fold { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0.55rem 0.8rem; padding: 0.4rem 0 0.3rem; }
-    :host([narrow]) .fold .control.text { grid-column: 1 / -1; }
-    :host([narrow]) .header { padding: 0.5rem 0.7rem; }
-    :host([narrow]) .views { padding: 0.6rem 0.6rem 2rem; }
+    /* Narrower than NARROW: the results first, the settings above them (folded, by script). */
+    @container (width < 760px) {
+      .layout { grid-template-columns: minmax(0, 1fr); min-height: 0; }
+      .layout.page { min-height: 0; }
+      .controls { border-right: none; border-bottom: 1px solid var(--ap-line); display: flex; flex-direction: column; gap: 0.4rem; padding: 0.6rem 0.7rem; }
+      .fold { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0.55rem 0.8rem; padding: 0.4rem 0 0.3rem; }
+      .fold .control.text { grid-column: 1 / -1; }
+      .header { padding: 0.5rem 0.7rem; }
+      .views { padding: 0.6rem; }
+      .layout.page .views { padding-bottom: 2rem; }
+      .step { padding: 0.6rem 0.7rem 0.8rem; }
+    }
   `];
 }
 

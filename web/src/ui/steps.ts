@@ -7,18 +7,25 @@ export interface Step {
   text: string;
   uses: string[];   // matrices from earlier steps that this one reads
   shows: string[];  // trace keys drawn in this step
+  needs?: string;   // a trace key without which the step is not shown (decode, online)
 }
 
 export const SELF_STEPS: Step[] = [
   { id: 'embed', title: 'Embed', formula: 'X = [e(w₁); …; e(wₙ)]   (+ PE when positional)',
     text: 'Every distinct word gets one random vector from the seed, so a repeated word is the same row twice. Sinusoidal positional encoding, when on, adds a pattern that depends only on the position.',
-    uses: [], shows: ['X', 'positional', 'X_in'] },
+    uses: [], shows: ['X', 'X_source', 'positional', 'X_in'] },
   { id: 'project', title: 'Project', formula: 'Q = X W_q    K = X W_k    V = X W_v',
     text: 'Three weight matrices turn each row of X into a query (what this token looks for), a key (what it offers to others) and a value (what it passes on). With several heads, head i uses its own block of columns.',
-    uses: ['X', 'X_in'], shows: ['W_q', 'W_k', 'W_v', 'Q', 'K', 'V'] },
+    uses: ['X', 'X_in'], shows: ['W_q', 'W_k', 'W_v', 'Q', 'K', 'V', 'kv_group'] },
+  { id: 'rotate', title: 'Rotate (RoPE)', formula: 'q′ᵢ = R(i·θ) qᵢ    k′ⱼ = R(j·θ) kⱼ    θₚ = base^(−2p/d_k)',
+    text: 'Rotary position embedding turns each pair of a head’s query and key columns by an angle that grows with the position: pair p turns by θₚ per token, the first pairs fast, the last ones slowly. Nothing is added to X, and V is left as it is.',
+    uses: ['Q', 'K'], shows: ['rope_angles', 'rope'], needs: 'Q_rope' },
   { id: 'score', title: 'Score', formula: 'dot: q·k    general: q W_a kᵀ    additive: v_a·tanh(q W_1 + k W_2)',
     text: 'Each query is compared with every key. The dot product is large when the two vectors point the same way; the other score functions put learned weights in between.',
     uses: ['Q', 'K'], shows: ['raw_scores', 'W_a', 'W_1', 'W_2'] },
+  { id: 'alibi', title: 'Bias (ALiBi)', formula: 'logits = score × scale + bias,   bias_h[i, j] = −m_h |i − j|',
+    text: 'ALiBi gives no position to the vectors at all: each head subtracts from a score its slope m_h times the distance between the two tokens, so far tokens weigh less. Heads with a large slope look near; those with a small one, far.',
+    uses: ['raw_scores'], shows: ['alibi_slopes', 'bias'], needs: 'bias' },
   { id: 'scale', title: 'Scale', formula: 'scores = score(q, k) × scale ÷ temperature,   scale = 1/√d_k by default',
     text: 'Dot products grow with the width d_k, which would make the softmax nearly one-hot; dividing by √d_k keeps them in a range where the weights stay soft. The temperature sharpens (< 1) or flattens (> 1) them further.',
     uses: ['raw_scores'], shows: ['scores'] },
@@ -37,6 +44,12 @@ export const SELF_STEPS: Step[] = [
   { id: 'sublayer', title: 'Add & norm', formula: 'LayerNorm(X + output)',
     text: 'The Transformer adds the input back (the residual connection) and normalises each row to mean 0 and variance 1.',
     uses: ['X_in', 'X', 'output'], shows: ['residual_sum', 'normalized'] },
+  { id: 'decode', title: 'Generate with a KV cache', formula: 'step t:  q, k, v = x_t W;   K ← [K; k],  V ← [V; v];   y_t = softmax(q Kᵀ × scale) V',
+    text: 'A decoder produces one position at a time. Each step projects only the new token, appends its key and value to the cache, and scores one query row against every cached key; step t gives row t of the output above. Without the cache, every earlier key and value would be projected again at every step.',
+    uses: ['X', 'W_q', 'W_k', 'W_v', 'output'], shows: ['decode'], needs: 'decode' },
+  { id: 'online', title: 'Online softmax (FlashAttention)', formula: 'per block:  m ← max(m, max s);   l ← l·e^(m_before − m) + Σ e^(s − m);   o ← o·e^(m_before − m) + Σ e^(s − m) v;   head = o / l',
+    text: 'FlashAttention visits the keys a block at a time and never holds a whole row of weights: per query it keeps the running maximum m, the running sum l and the running output o, and rescales them whenever a block raises the maximum. After the last block o / l is exactly the head’s output.',
+    uses: ['scores', 'V', 'heads'], shows: ['online'], needs: 'online' },
 ];
 
 export const ENCODER_DECODER_STEPS: Step[] = [

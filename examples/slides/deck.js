@@ -1,0 +1,31 @@
+// The deck: reveal.js and the playground's elements, both from node_modules and web/src, built
+// into dist/slides/ by scripts/build-hosts.mjs (nothing is fetched from a CDN).
+import Reveal from 'reveal.js';
+import 'reveal.js/reveal.css';
+import 'reveal.js/theme/white.css';
+import '../../web/src/elements.ts';
+import './deck.css';
+
+const FIELDS = 'input, textarea, select, [contenteditable=""], [contenteditable="true"]';
+
+/** Whether a key is the deck's. reveal.js listens on the document and looks only at
+ *  document.activeElement, which is the element itself while focus is inside its shadow root:
+ *  without this, an arrow that moves the selected cell of a heatmap (the element marks it
+ *  handled with preventDefault) or a space typed into the sentence would also move the slides. */
+export function forTheDeck(event) {
+  if (event.defaultPrevented) return false;
+  const target = event.composedPath?.()[0];
+  if (!(target instanceof Element) || !(target.getRootNode() instanceof ShadowRoot)) return true;
+  if (target.closest(FIELDS)) return false;
+  return !(target.closest('button, summary, a[href]') && (event.key === ' ' || event.key === 'Enter'));
+}
+
+const deck = new Reveal({
+  hash: true,
+  width: 1280,
+  height: 800,
+  margin: 0.04,
+  keyboardCondition: forTheDeck,
+});
+deck.initialize();
+window.deck = deck;

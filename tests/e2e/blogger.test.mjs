@@ -1,0 +1,215 @@
+// The blogger: one tag in a 700 px article column. It is as tall as what it shows, with chrome
+// only when asked for; it lays out by its own width; Share and Embed from it give back the same
+// numbers; a host page themes it with custom properties and ::part; and a host script reads its
+// trace and sets its spec.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from '../../dist/attention.js';
+import { start, cells, done } from './harness.mjs';
+
+const core = await load();
+const pages = {};
+let env;
+before(async () => { env = await start(pages); });
+after(async () => { await env?.stop(); });
+
+/** A blog post: a 700 px article column on whatever screen, `body` in it. */
+const post = (body, style = '') => `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>a post</title><link rel="icon" href="data:,">
+<style>body { margin: 0; font: 17px/1.6 Georgia, serif; } article { max-width: 700px; margin: 0 auto; padding: 1rem; } ${style}</style>
+<script type="module" src="/attention-playground.js"></script></head><body><main><article><h1>A post</h1>
+<p>Words before the widget.</p>${body}<p>Words after it.</p></article></main></body></html>`;
+
+const specOf = (page, sel) => page.locator(sel).evaluate((el) => el.spec);
+const shows = (page, sel) => page.locator(sel).first().waitFor();
+const weightsOf = async (page, host) => {
+  const heads = await page.locator(`${host} ap-heatmap[key="weights"]`).count();
+  return Promise.all(Array.from({ length: heads }, (_, h) => cells(page, 'weights', h, host)));
+};
+
+test('an arcs-only widget is as tall as its arcs, with no title, presets or toolbar unless asked for', async () => {
+  pages['/tall.html'] = post(`<attention-playground id="bare" view="arcs" controls="none"></attention-playground>
+    <attention-playground id="tools" view="arcs" controls="none" toolbar></attention-playground>
+    <attention-playground id="chrome" view="weights" controls="seed" toolbar presets></attention-playground>`);
+  const page = await env.page({ viewport: { width: 1280, height: 900 } });
+  await page.goto(env.base + 'tall.html');
+  await shows(page, '#bare ap-arcs');
+  await shows(page, '#chrome ap-heatmap[key="weights"]');
+  const box = await page.locator('#bare').boundingBox();
+  const arcs = await page.locator('#bare ap-arcs').boundingBox();
+  assert.ok(box.height < 500, `${box.height} px tall`);
+  assert.ok(box.y + box.height - (arcs.y + arcs.height) < 120, 'no empty space under the arcs');
+  for (const part of ['[part="title"]', '[part="presets"]', '[part="toolbar"]', '.hint:not(:empty)']) {
+    assert.equal(await page.locator(`#bare ${part}`).count(), 0, `no ${part}`);
+  }
+  // asked for: the toolbar alone, or the toolbar and the worked examples (never the page's title)
+  assert.ok(await page.locator('#tools button[data-action="share"]').isVisible());
+  assert.equal(await page.locator('#tools .presets').count(), 0);
+  assert.ok(await page.locator('#chrome .presets button[data-preset="seed004"]').isVisible());
+  assert.ok(await page.locator('#chrome button[data-action="embed"]').isVisible());
+  assert.equal(await page.locator('#chrome [part="title"]').count(), 0);
+  // the full-window page keeps all of it, and fills the window
+  await page.goto(env.base);
+  await shows(page, 'ap-heatmap[key="weights"]');
+  for (const part of ['[part="title"]', '[part="presets"]', 'button[data-action="share"]']) assert.ok(await page.locator(part).first().isVisible(), part);
+  assert.ok((await page.locator('attention-playground').boundingBox()).height >= 900 - 60);
+  await done(page);
+});
+
+test('it lays out by its own width: stacked in a 700 px column of a wide screen, side by side when wide', async () => {
+  pages['/column.html'] = post('<attention-playground id="narrow"></attention-playground>');
+  pages['/wide.html'] = `<!doctype html><html lang="en"><head><title>wide</title><link rel="icon" href="data:,">
+    <script type="module" src="/attention-playground.js"></script></head><body><main><attention-playground id="wide"></attention-playground></main></body></html>`;
+  const page = await env.page({ viewport: { width: 1280, height: 900 } });
+  const layout = (id) => page.locator(`#${id}`).evaluate((el) => {
+    const box = (s) => el.shadowRoot.querySelector(s).getBoundingClientRect();
+    const c = box('.controls'), v = box('.views');
+    return { stacked: c.bottom <= v.top + 1, beside: c.right <= v.left + 1 && Math.abs(c.top - v.top) < 2, width: el.getBoundingClientRect().width };
+  });
+  await page.goto(env.base + 'column.html');
+  await shows(page, '#narrow ap-heatmap[key="weights"]');
+  const column = await layout('narrow');
+  assert.ok(column.width <= 700 && column.stacked && !column.beside, JSON.stringify(column));
+  assert.ok(await page.locator('#narrow details.settings').count(), 'the settings fold away, as on a phone');
+  await page.goto(env.base + 'wide.html');
+  await shows(page, '#wide ap-heatmap[key="weights"]');
+  const wide = await layout('wide');
+  assert.ok(wide.width > 1000 && wide.beside && !wide.stacked, JSON.stringify(wide));
+  assert.equal(await page.locator('#wide details.settings').count(), 0);
+  // the same element, its column narrowed under it: it follows its own width, not the window's
+  await page.locator('main').evaluate((m) => { m.style.maxWidth = '600px'; });
+  await page.waitForFunction(() => document.querySelector('#wide').hasAttribute('narrow'));
+  assert.ok((await layout('wide')).stacked);
+  await done(page);
+});
+
+test('Share from the second of two widgets opens the post with the same numbers in that widget', async () => {
+  pages['/two.html'] = post(`<attention-playground id="first" sentence="one widget here" view="weights" controls="none"></attention-playground>
+    <attention-playground id="second" sentence="another widget below it" view="weights" controls="seed" toolbar></attention-playground>`);
+  const page = await env.page({ viewport: { width: 1280, height: 900 } });
+  await page.goto(env.base + 'two.html');
+  await shows(page, '#second ap-heatmap[key="weights"]');
+  await page.locator('#second #c-seed').fill('77');
+  await page.waitForFunction(() => document.querySelector('#second').spec.seed === 77);
+  const weights = await weightsOf(page, '#second');
+  const first = await weightsOf(page, '#first');
+  await page.click('#second button[data-action="share"]');
+  const link = await page.locator('#second textarea.share').inputValue();
+  assert.ok(link.startsWith(`${env.base}two.html#second.`), link);
+  const again = await env.page({ viewport: { width: 1280, height: 900 } });
+  await again.goto(link);
+  await shows(again, '#second ap-heatmap[key="weights"]');
+  await again.waitForFunction(() => document.querySelector('#second').spec.seed === 77);
+  assert.deepEqual(await weightsOf(again, '#second'), weights);
+  assert.deepEqual(await weightsOf(again, '#first'), first);  // the other widget keeps its own
+  // the reader lands on the widget the link is about
+  const top = (await again.locator('#second').boundingBox()).y;
+  assert.ok(top >= -1 && top < 900, `the widget is on screen (${top})`);
+  await done(again);
+  // share-url: a hosted playground page, whose own hash it fills
+  await page.locator('#second').evaluate((el, url) => el.setAttribute('share-url', url), env.base);
+  await page.click('#second button[data-action="share"]');
+  const hosted = await page.locator('#second textarea.share').inputValue();
+  assert.ok(hosted.startsWith(`${env.base}#`), hosted);
+  const there = await env.page();
+  await there.goto(hosted);
+  await shows(there, 'ap-heatmap[key="weights"]');
+  assert.deepEqual(await cells(there, 'weights'), weights[0]);
+  await done(there);
+  await done(page);
+});
+
+test('Embed gives a tag with every attribute, escaped, that shows the same numbers in a fresh page', async () => {
+  const sentence = `He said "hi" & <left>`;
+  const wv = Array.from({ length: 6 }, (_, i) => Array.from({ length: 6 }, (_, j) => (i === j ? 1 : (i - j) / 10)));
+  const attrs = { view: 'weights', controls: 'sentence,seed', compact: '', toolbar: '', presets: '', theme: 'dark', 'focus-token': '1' };
+  const escape = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  pages['/embedding.html'] = post(`<attention-playground id="src" sentence="${escape(sentence)}" heads="2" d-model="6" seed="5"
+    w-v="${escape(JSON.stringify(wv))}" ${Object.entries(attrs).map(([k, v]) => `${k}="${v}"`).join(' ')}></attention-playground>`);
+  const page = await env.page({ viewport: { width: 1280, height: 900 } });
+  await page.goto(env.base + 'embedding.html');
+  await shows(page, '#src ap-heatmap[key="weights"]');
+  await page.click('#src button[data-action="embed"]');
+  const snippet = await page.locator('#src textarea.share').inputValue();
+  // no <iframe> of the post itself: that needs a hosted playground (share-url)
+  assert.doesNotMatch(snippet, /<iframe/);
+  assert.match(snippet, /sentence="He said &quot;hi&quot; &amp; &lt;left&gt;"/);
+  const spec = await specOf(page, '#src');
+  const weights = await weightsOf(page, '#src');
+  pages['/pasted.html'] = `<!doctype html><html lang="en"><head><title>pasted</title><link rel="icon" href="data:,"></head><body><main>${snippet}</main></body></html>`;
+  const fresh = await env.page({ viewport: { width: 1280, height: 900 } });
+  await fresh.goto(env.base + 'pasted.html');
+  await shows(fresh, 'attention-playground ap-heatmap[key="weights"]');
+  const copy = await fresh.locator('attention-playground').evaluate((el) => Object.fromEntries([...el.attributes].map((a) => [a.name, a.value])));
+  for (const [k, v] of Object.entries(attrs)) assert.equal(copy[k], v, k);
+  assert.equal(copy.sentence, sentence);
+  assert.deepEqual(JSON.parse(copy['w-v']), wv);
+  assert.deepEqual(await specOf(fresh, 'attention-playground'), spec);
+  assert.deepEqual(await weightsOf(fresh, 'attention-playground'), weights);
+  assert.deepEqual(weights, core.run(spec).weights);
+  await done(fresh);
+  // with share-url, an <iframe> of the hosted playground too
+  await page.locator('#src').evaluate((el, url) => el.setAttribute('share-url', url), env.base);
+  await page.click('#src button[data-action="embed"]');
+  assert.match(await page.locator('#src textarea.share').inputValue(), new RegExp(`<iframe src="${env.base}#`));
+  await done(page);
+});
+
+test('a host page themes it: custom properties and ::part', async () => {
+  pages['/themed.html'] = post('<attention-playground id="t" view="softmax" controls="none" toolbar></attention-playground>', `
+    attention-playground { --ap-accent: rgb(0, 128, 0); --ap-card: rgb(255, 250, 235); }
+    attention-playground::part(card) { border-radius: 0; border-color: rgb(200, 0, 200); }
+    attention-playground::part(toolbar) { justify-content: flex-start; }
+    attention-playground::part(view) { padding: 4px; }`);
+  const page = await env.page({ viewport: { width: 1280, height: 900 } });
+  await page.goto(env.base + 'themed.html');
+  await shows(page, '#t ap-heatmap[key="weights"]');
+  const style = (sel, prop) => page.locator(sel).first().evaluate((el, p) => getComputedStyle(el)[p], prop);
+  assert.equal(await style('#t .step', 'borderTopLeftRadius'), '0px');
+  assert.equal(await style('#t .step', 'borderTopColor'), 'rgb(200, 0, 200)');
+  assert.equal(await style('#t .step', 'backgroundColor'), 'rgb(255, 250, 235)');
+  assert.equal(await style('#t .tools', 'justifyContent'), 'flex-start');
+  assert.equal(await style('#t .views', 'paddingTop'), '4px');
+  // the accent reaches the elements inside: the derivation's result, the clicked cell
+  await page.locator('#t ap-heatmap[key="weights"] td[data-row="1"][data-col="0"]').click();
+  await page.locator('#t ap-derivation .result').first().waitFor();
+  assert.equal(await style('#t ap-derivation .result', 'color'), 'rgb(0, 128, 0)');
+  assert.equal(await style('#t ap-heatmap[key="weights"] td.sel', 'outlineColor'), 'rgb(0, 128, 0)');
+  await done(page);
+});
+
+test('a host script listens to trace, reads el.trace and sets el.spec', async () => {
+  pages['/host.html'] = post('<div id="slot"></div>');
+  const page = await env.page({ viewport: { width: 1280, height: 900 } });
+  await page.goto(env.base + 'host.html');
+  await page.evaluate(() => {
+    window.seen = [];
+    const el = document.createElement('attention-playground');
+    el.setAttribute('view', 'weights');
+    el.setAttribute('controls', 'none');
+    el.addEventListener('trace', (e) => window.seen.push({ spec: e.detail.spec, weights: e.detail.trace?.weights, error: e.detail.error }));
+    el.spec = { sentence: 'set before it is on the page', seed: 9 };
+    document.querySelector('#slot').append(el);
+  });
+  await page.waitForFunction(() => window.seen.length === 1);
+  let seen = await page.evaluate(() => window.seen[0]);
+  assert.equal(seen.spec.seed, 9);
+  assert.deepEqual(seen.weights, core.run(seen.spec).weights);
+  assert.deepEqual(await page.locator('attention-playground').evaluate((el) => el.trace.weights), seen.weights);
+  // setting the spec applies it: the controls' values, the numbers, the next trace event
+  const spec = { sentence: 'a spec from the host', seed: 3, heads: 2, d_model: 4, mask: 'window:1', temperature: 0.5 };
+  await page.locator('attention-playground').evaluate((el, s) => { el.spec = s; }, spec);
+  await page.waitForFunction(() => window.seen.length === 2);
+  seen = await page.evaluate(() => window.seen[1]);
+  const now = await specOf(page, 'attention-playground');
+  for (const [k, v] of Object.entries(spec)) assert.deepEqual(now[k], v, k);
+  assert.deepEqual(seen.spec, now);
+  assert.deepEqual(seen.weights, core.run(now).weights);
+  assert.deepEqual(await weightsOf(page, 'attention-playground'), seen.weights);
+  // a value it refuses is named, and left at its default
+  await page.locator('attention-playground').evaluate((el) => { el.spec = { sentence: 'still fine', heads: 0 }; });
+  await page.waitForFunction(() => window.seen.length === 3);
+  assert.match(await page.locator('attention-playground .note').first().innerText(), /heads="0" is not valid/);
+  assert.equal((await specOf(page, 'attention-playground')).heads, 1);
+  await done(page);
+});

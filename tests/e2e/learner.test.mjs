@@ -1,0 +1,157 @@
+// The learner: follows one token from its query to its output with the real numbers, and
+// clicks a number to see, beside it (or in a sheet on a phone), how it is computed, while the
+// cells it is computed from light up where they stand.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from '../../dist/attention.js';
+import { start, ready, drawn, done } from './harness.mjs';
+
+const core = await load();
+const pages = {};
+let env;
+before(async () => { env = await start(pages); });
+after(async () => { await env?.stop(); });
+
+const page1 = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>flow</title><link rel="icon" href="data:,">
+<script type="module" src="/attention-playground.js"></script></head><body><main>${body}</main></body></html>`;
+
+/** What the flow view inside `host` shows: its token, head, weights and output row (full precision). */
+const flowOf = (page, host = 'attention-playground') => page.locator(`${host} ap-flow`).evaluate(async (el) => {
+  await el.updateComplete;
+  const r = el.shadowRoot;
+  const values = (sel) => [...r.querySelectorAll(sel)].map((e) => Number(e.dataset.value));
+  return {
+    token: Number(r.querySelector('button.pick[aria-pressed="true"]').dataset.index),
+    head: Number(r.querySelector('button.head[aria-pressed="true"]')?.dataset.head ?? 0),
+    weights: values('td.weight'),
+    output: values('.out .comp'),
+    query: values('.q .comp'),
+  };
+});
+const near = (a, b) => Math.abs(a - b) < 1e-12;
+
+test('view="flow" follows token 2 from its query to its output, with the trace\'s own numbers', async () => {
+  pages['/flow.html'] = page1('<attention-playground id="f" view="flow" focus-token="2" heads="2" d-model="8" controls="sentence"></attention-playground>');
+  const page = await env.page({ viewport: { width: 1280, height: 900 } });
+  await page.goto(env.base + 'flow.html');
+  await page.locator('#f ap-flow td.weight').first().waitFor();
+  const trace = await page.locator('#f').evaluate((el) => el.trace);
+  let flow = await flowOf(page, '#f');
+  assert.equal(flow.token, 2);
+  assert.deepEqual(flow.weights, trace.weights[0][2]);
+  assert.ok(near(flow.weights.reduce((a, b) => a + b), 1), 'a softmax row adds up to 1');
+  assert.deepEqual(flow.output, trace.heads[0][2]);
+  assert.deepEqual(flow.query, trace.Q[2].slice(0, 4));  // head 1: Q's first d_k = 4 columns
+  assert.deepEqual(trace.weights, core.run(trace.spec).weights);
+  // per head
+  await page.click('#f ap-flow button.head[data-head="1"]');
+  flow = await flowOf(page, '#f');
+  assert.deepEqual([flow.head, flow.output, flow.query], [1, trace.heads[1][2], trace.Q[2].slice(4, 8)]);
+  // another token, by its chip or by a key's label
+  await page.click('#f ap-flow button.pick[data-index="4"]');
+  flow = await flowOf(page, '#f');
+  assert.deepEqual([flow.token, flow.weights, flow.output], [4, trace.weights[1][4], trace.heads[1][4]]);
+  assert.equal(await page.locator('#f').evaluate((el) => el.focusToken), 4);
+  await page.click('#f ap-flow table.scores tr[data-key="0"] th button');
+  assert.equal((await flowOf(page, '#f')).token, 0);
+  // live: a new sentence, new numbers
+  await page.locator('#f #c-sentence').fill('a much shorter one');
+  await page.waitForFunction(() => document.querySelector('#f').trace.tokens.length === 4);
+  const next = await page.locator('#f').evaluate((el) => el.trace);
+  flow = await flowOf(page, '#f');
+  assert.deepEqual(flow.weights, next.weights[1][0]);
+  assert.deepEqual(flow.output, next.heads[1][0]);
+  await done(page);
+});
+
+test('on the page, the flow view draws only when reached; a token chip or a row label picks the token', async () => {
+  const page = await env.page({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+  await page.goto(env.base + '#sentence=the+cat+sat+on+the+mat');
+  await ready(page);
+  const drawnYet = () => page.locator('ap-flow').evaluate((el) => el.shadowRoot.querySelectorAll('td.weight').length);
+  assert.equal(await drawnYet(), 0, 'far below the first screen: not drawn');
+  // the chip at the top: the view comes into sight, following that token
+  await page.click('.tokens button[data-index="3"]');
+  await page.waitForFunction(() => document.querySelector('attention-playground').shadowRoot.querySelector('ap-flow').shadowRoot.querySelectorAll('td.weight').length === 6);
+  const trace = await page.locator('attention-playground').evaluate((el) => el.trace);
+  let flow = await flowOf(page);
+  assert.deepEqual([flow.token, flow.weights, flow.output], [3, trace.weights[0][3], trace.heads[0][3]]);
+  // motion is off when the reader asks for less of it
+  assert.equal(await page.locator('ap-flow').evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('.wbar i')).transitionDuration), '0s');
+  // the label of a row of the weights
+  const label = page.locator('ap-heatmap[key="weights"] tbody tr').nth(1).locator('th');
+  await drawn(page.locator('ap-heatmap[key="weights"]'));
+  await label.click();
+  assert.equal(await page.locator('.tokens button[aria-pressed="true"]').getAttribute('data-index'), '1');
+  await page.locator('#step-flow').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('attention-playground').shadowRoot.querySelector('ap-flow')
+    .shadowRoot.querySelector('button.pick[aria-pressed="true"]').dataset.index === '1');
+  flow = await flowOf(page);
+  assert.deepEqual([flow.token, flow.weights], [1, trace.weights[0][1]]);
+  await done(page);
+});
+
+test('a clicked weight lights up its row of Q and row of K in place, and the panel stands beside it', async () => {
+  const page = await env.page({ viewport: { width: 1280, height: 900 } });
+  await page.goto(env.base + '#sentence=the+cat+sat+on+the+mat&heads=2&d_model=8');
+  await ready(page);
+  const cell = page.locator('ap-heatmap[key="weights"]').nth(1).locator('td[data-row="2"][data-col="4"]');  // head 2
+  await drawn(page.locator('ap-heatmap[key="weights"]').nth(1));
+  await cell.click();
+  await page.locator('.derivation ap-derivation h3').waitFor();
+  // beside the matrices, not over them
+  const panel = await page.locator('.derivation').boundingBox();
+  const map = await page.locator('ap-heatmap[key="weights"]').nth(1).boundingBox();
+  const c = await cell.boundingBox();
+  assert.ok(panel.x >= map.x + map.width, `panel at x=${panel.x}, weights end at ${map.x + map.width}`);
+  assert.ok(c.y >= 0 && c.y + c.height <= 900, 'the clicked cell is on screen');
+  const lit = async (key, head = 0) => (await drawn(page.locator(`ap-heatmap[key="${key}"]`).nth(head))).evaluate(async (el) => {
+    await el.updateComplete;
+    return [...el.shadowRoot.querySelectorAll('td.lit')].map((td) => [Number(td.dataset.row), Number(td.dataset.col)]);
+  });
+  const block = (row, cols) => cols.map((c) => [row, c]);
+  assert.deepEqual(await lit('Q'), block(2, [4, 5, 6, 7]));      // head 2: columns 4 to 7
+  assert.deepEqual(await lit('K'), block(4, [4, 5, 6, 7]));
+  assert.deepEqual(await lit('scores', 1), block(2, [0, 1, 2, 3, 4, 5]));  // the softmax reads the whole row
+  assert.deepEqual(await lit('scores', 0), []);
+  assert.deepEqual(await lit('V'), []);
+  assert.match(await page.locator('ap-derivation h3').innerText(), /“sat” → “the” \(row 2, column 4\), head 2/);
+  // an output cell is named by the header above it, counted from 0 as the headers are
+  const out = page.locator('ap-heatmap[key="output"] td[data-row="3"][data-col="2"]');
+  await drawn(page.locator('ap-heatmap[key="output"]'));
+  const header = await page.locator('ap-heatmap[key="output"] thead th').nth(2).innerText();
+  await out.click();
+  await page.waitForFunction(() => document.querySelector('attention-playground').shadowRoot.querySelector('ap-derivation').shadowRoot.textContent.includes('output ·'));
+  assert.match(await page.locator('ap-derivation h3').innerText(), new RegExp(`output · row 3 “on”, column ${header}\\b`));
+  assert.match(await page.locator('ap-derivation').evaluate((el) => el.shadowRoot.textContent), new RegExp(`W_o column ${header}\\b`));
+  assert.deepEqual(await lit('W_o'), Array.from({ length: 8 }, (_, r) => [r, 2]));
+  assert.deepEqual(await lit('Q'), []);
+  await page.click('.derivation button.close');
+  assert.equal(await page.locator('.derivation').count(), 0);
+  await done(page);
+});
+
+test('on a phone the derivation is a closable sheet that leaves the clicked cell in sight', async () => {
+  const page = await env.page({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await page.goto(env.base + '#sentence=the+cat+sat+on+the+mat');
+  await ready(page);
+  // first a cell at the bottom of the screen, where the sheet comes up; then one at the top
+  for (const [row, col, at] of [[5, 5, 'end'], [0, 1, 'start']]) {
+    const cell = page.locator(`ap-heatmap[key="weights"] td[data-row="${row}"][data-col="${col}"]`);
+    await drawn(cell);
+    await cell.evaluate((td, block) => td.scrollIntoView({ block }), at);
+    await cell.tap();
+    await page.locator('.derivation ap-derivation h3').waitFor();
+    await page.waitForTimeout(100);
+    const sheet = await page.locator('.derivation').boundingBox();
+    const c = await cell.boundingBox();
+    assert.equal(await page.locator('.derivation').evaluate((el) => getComputedStyle(el).position), 'fixed');
+    assert.ok(sheet.y + sheet.height >= 844 - 1 && sheet.height <= 844 * 0.5, JSON.stringify(sheet));
+    assert.ok(c.y >= 0 && c.y + c.height <= sheet.y, `cell ${JSON.stringify(c)} under the sheet at ${sheet.y}`);
+    assert.deepEqual(await page.locator('ap-heatmap[key="Q"]').evaluate((el) => [...el.shadowRoot.querySelectorAll('td.lit')].map((td) => td.dataset.row)),
+      ['0', '1', '2', '3'].map(() => String(row)));
+  }
+  await page.locator('.derivation button.close').tap();
+  assert.equal(await page.locator('.derivation').count(), 0);
+  await done(page);
+});

@@ -1,0 +1,156 @@
+// The reveal.js deck (examples/slides/, built into dist/slides/ and served by `npm start` at
+// /slides/): the arrows move the slides, except while a heatmap's cell (or a field) of an element
+// has the focus; the elements fit their slide, scale with reveal's zoom and show the core's
+// numbers; the trainer on a slide trains as in Node.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { ROOT, core, launch, serveDir, weightsShown, weightsOfSpec } from './support.mjs';
+
+const { loadTraining } = await import(join(ROOT, 'dist/attention.js'));
+let chromium, server;
+before(async () => { chromium = await launch(); server = await serveDir(join(ROOT, 'dist')); });
+after(async () => { await chromium?.close(); await server?.close(); });
+
+const slide = (page) => page.evaluate(() => window.deck.getIndices().h);
+async function open(page, hash = '') {
+  await page.goto(`${server.base}slides/${hash}`);
+  await page.waitForFunction(() => window.deck?.isReady());
+}
+/** Waits until the slide `id` is the present one and has stopped moving (reveal slides it in). */
+async function settled(page, id) {
+  await page.waitForFunction(async (id) => {
+    const section = document.getElementById(id);
+    if (!section.classList.contains('present')) return false;
+    const at = () => JSON.stringify(section.getBoundingClientRect());
+    const before = at();
+    await new Promise((r) => setTimeout(r, 150));
+    return at() === before;
+  }, id);
+}
+/** The innermost focused element, through the shadow roots, as {tag, row, col}. */
+const focused = (page) => page.evaluate(() => {
+  let el = document.activeElement;
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+  return { tag: el?.tagName, row: el?.dataset?.row, col: el?.dataset?.col };
+});
+
+test('the arrows move the slides, but not while a cell or a field of an element has the focus', async () => {
+  const page = await chromium.page({ loopback: true });
+  await open(page);
+  assert.equal(await slide(page), 0);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => window.deck.getIndices().h === 1);
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => window.deck.getIndices().h === 0);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => window.deck.getIndices().h === 1);
+
+  // A cell of the weights: the arrows walk the matrix and the slide stays.
+  const host = page.locator('#example attention-playground');
+  const first = host.locator('ap-heatmap[key="weights"] td[data-row="0"][data-col="0"]');
+  await first.click();
+  assert.deepEqual(await focused(page), { tag: 'TD', row: '0', col: '0' });
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await focused(page), { tag: 'TD', row: '1', col: '2' });
+  await page.keyboard.press('ArrowLeft');
+  assert.deepEqual(await focused(page), { tag: 'TD', row: '1', col: '1' });
+  assert.equal(await slide(page), 1);
+
+  // A field of the element: typing (a space, the arrows) stays in the field.
+  const seed = host.locator('#c-seed');
+  await seed.fill('42');
+  await seed.press('ArrowLeft');
+  await seed.press('Space');
+  await seed.press('ArrowRight');
+  assert.equal(await slide(page), 1);
+
+  // Focus back on the slide itself: the arrows are the deck's again.
+  await page.locator('#example > h3').click();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => window.deck.getIndices().h === 2);
+
+  // Why the deck passes keyboardCondition: reveal.js alone moves the slide under a moving cell.
+  await open(page, '#/example');
+  await page.evaluate(() => window.deck.configure({ keyboardCondition: null }));
+  await first.click();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => window.deck.getIndices().h === 2);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(page.refused, []);
+  await page.context().close();
+});
+
+test('the elements fit their slide and scale with it', async () => {
+  const sizes = [];
+  for (const viewport of [{ width: 1600, height: 1000 }, { width: 800, height: 500 }]) {
+    const page = await chromium.page({ loopback: true, viewport });
+    const seen = {};
+    for (const [id, tag] of [['example', 'attention-playground'], ['compare', 'attention-compare'], ['trainer', 'attention-trainer']]) {
+      await open(page, `#/${id}`);
+      const el = page.locator(`#${id} ${tag}`);
+      await el.locator('ap-heatmap').first().waitFor();
+      await settled(page, id);
+      seen[id] = await el.evaluate((node) => {
+        const box = node.getBoundingClientRect(), section = node.closest('section').getBoundingClientRect();
+        const slides = document.querySelector('.reveal .slides').getBoundingClientRect();
+        const td = node.shadowRoot.querySelector('ap-heatmap')?.shadowRoot.querySelector('td, canvas')?.getBoundingClientRect();
+        return {
+          layout: node.offsetWidth,                       // in the slide's own pixels
+          share: +(box.width / slides.width).toFixed(3),  // of the scaled slide
+          inside: box.left >= slides.left - 1 && box.right <= slides.right + 1 && box.top >= slides.top - 1 && box.bottom <= slides.bottom + 1,
+          fills: box.width >= 0.9 * section.width,
+          drawn: Boolean(td && td.width > 0 && td.height > 0),
+          narrow: node.hasAttribute('narrow'),
+          scale: box.width / node.offsetWidth,
+        };
+      });
+    }
+    sizes.push(seen);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+  const [big, small] = sizes;
+  for (const id of Object.keys(big)) {
+    for (const seen of [big[id], small[id]]) {
+      assert.ok(seen.inside && seen.fills && seen.drawn && !seen.narrow, `${id}: ${JSON.stringify(seen)}`);
+    }
+    assert.equal(small[id].layout, big[id].layout, `${id} lays out in the slide's pixels`);
+    assert.equal(small[id].share, big[id].share, `${id} takes the same share of the slide`);
+    assert.ok(small[id].scale < 0.75 * big[id].scale, `${id} is drawn smaller in a smaller window`);
+  }
+});
+
+test('on the slides: the core\'s numbers, a comparison, and the trainer as in Node', async () => {
+  const page = await chromium.page({ loopback: true });
+  await open(page, '#/example');
+  const host = page.locator('#example attention-playground');
+  const { spec, weights } = await weightsOfSpec(host);
+  assert.equal(spec.sentence, 'i miss the old kanye');
+  assert.deepEqual(await weightsShown(host), weights);
+  // clicking a cell opens its derivation, with the numbers on the slide
+  await host.locator('ap-heatmap[key="weights"] td[data-row="1"][data-col="2"]').click();
+  await host.locator('ap-derivation').first().waitFor();
+
+  await open(page, '#/compare');
+  const traces = await page.locator('#compare attention-compare').evaluate(async (el) => {
+    while (!el.traces) await new Promise((r) => setTimeout(r, 20));
+    return el.traces;
+  });
+  const sentence = { sentence: 'the cat sat on the mat', d_model: 4 };
+  assert.deepEqual(traces[0].weights, core.run({ ...sentence, mask: 'none' }).weights);
+  assert.deepEqual(traces[1].weights, core.run({ ...sentence, mask: 'causal' }).weights);
+
+  await open(page, '#/trainer');
+  const trainer = page.locator('#trainer attention-trainer');
+  await trainer.locator('button[data-action="step100"]:not([disabled])').click();
+  await page.waitForFunction(() => document.querySelector('#trainer attention-trainer').snapshot?.step === 100);
+  const training = await loadTraining();
+  assert.equal(training.start({ task: 'reverse', seed: 7, heads: 1, d_model: 8 }).error, undefined);
+  assert.deepEqual((await trainer.evaluate((el) => el.snapshot)).metrics, training.step(100));
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(page.refused, []);
+  await page.context().close();
+});

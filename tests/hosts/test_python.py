@@ -1,0 +1,184 @@
+"""The notebook package without a notebook: run by jupyter.test.mjs with PYTHONPATH=python."""
+
+import html.parser
+import json
+import os
+import tempfile
+import unittest
+from unittest import mock
+
+import numpy as np
+
+import attention_playground as ap
+from attention_playground import _settings
+
+HOSTILE = [
+    '"><script>alert(1)</script>',
+    "' onmouseover='alert(1)",
+    "&amp; &lt; &#x27; &quot;",
+    "</attention-playground><img src=x onerror=alert(1)>",
+    "<!-- --> <![CDATA[ ]]> `${x}` \\ \u2028 \ufeff é 😀",
+    "\n\t\r\n\r",
+]
+
+
+class Tags(html.parser.HTMLParser):
+    """The start tags of a fragment, as a browser's tokenizer sees them."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+def tags_of(fragment):
+    parser = Tags()
+    parser.feed(fragment)
+    parser.close()
+    return [(t, a) for t, a in parser.tags if t != "p"]  # the fallback text's paragraph
+
+
+class Settings(unittest.TestCase):
+    def test_every_attribute_has_a_python_name(self):
+        for element in json.loads(_settings._read("elements.json"))["elements"]:
+            table = _settings.tables()[element["tag"]]
+            for row in element["attributes"]:
+                self.assertIn(row["attribute"].replace("-", "_"), table)
+
+    def test_settings_become_attributes(self):
+        p = ap.Playground(d_model=8, mask="causal", preset="seed004", heads=2, compact=True,
+                          residual=False, temperature=0.5, controls=["seed", "sentence"], theme="dark")
+        self.assertEqual(p.attributes, {"d-model": "8", "mask": "causal", "preset": "seed004", "heads": "2",
+                                        "compact": "", "residual": "false", "temperature": "0.5",
+                                        "controls": "seed,sentence", "theme": "dark"})
+        self.assertEqual(ap.Playground(compact=False, d_k=None).attributes, {})
+        self.assertEqual(ap.Playground(mask="window:2").attributes, {"mask": "window", "window": "2"})
+        self.assertEqual(ap.Trainer(task="reverse", learning_rate=0.01).attributes, {"task": "reverse", "learning-rate": "0.01"})
+        self.assertEqual(ap.Compare(compare="mask").attributes, {"compare": "mask"})
+
+    def test_matrices_as_lists_or_arrays(self):
+        x = np.array([[0.1, -0.3], [1e-7, 2.0]])
+        self.assertEqual(ap.Playground(X=x).attributes["x"], "[[0.1,-0.3],[1e-07,2.0]]")
+        self.assertEqual(json.loads(ap.Playground(W_q=x).attributes["w-q"]), x.tolist())
+        self.assertEqual(ap.Playground(w_q=[[1, 2], [3, 4]]).attributes["w-q"], "[[1,2],[3,4]]")
+        self.assertEqual(ap.Playground(decoder_state=np.array([5, 1, 20])).attributes["decoder-state"], "[5,1,20]")
+        x_back = json.loads(ap.Playground(X=np.random.RandomState(0).randn(3, 4)).attributes["x"])
+        self.assertEqual(x_back, np.random.RandomState(0).randn(3, 4).tolist())  # exactly, bit for bit
+
+    def test_bad_settings_name_themselves(self):
+        cases = {
+            "dmodel": dict(dmodel=8),
+            "heads": dict(heads="2"),
+            "seed": dict(seed=-1),
+            "d_model": dict(d_model=8.0),
+            "temperature": dict(temperature=float("inf")),
+            "mask": dict(mask="diagonal"),
+            "compact": dict(compact="yes"),
+            "residual": dict(residual=1),
+            "X": dict(X=[[1, 2], [3]]),
+            "W_q": dict(W_q=[[1, "a"]]),
+            "W_k": dict(W_k=np.array([[np.nan]])),
+            "W_v": dict(W_v=[]),
+            "W_o": dict(W_o="[[1]]"),
+            "decoder_state": dict(decoder_state=[[1, 2]]),
+            "controls": dict(controls=["seed", "nonsense"]),
+            "preset": dict(preset="seed999"),
+            "sentence": dict(sentence=42),
+            "theme": dict(theme="blue"),
+        }
+        for name, settings in cases.items():
+            with self.subTest(name=name):
+                with self.assertRaises(ValueError) as caught:
+                    ap.Playground(**settings)
+                self.assertIsInstance(caught.exception, ap.SettingError)
+                self.assertIn(name if name != "dmodel" else "'dmodel'", str(caught.exception))
+        with self.assertRaisesRegex(ap.SettingError, "did you mean 'd_model'"):
+            ap.Playground(dmodel=8)
+        with self.assertRaisesRegex(ap.SettingError, "given twice"):
+            ap.Playground(X=[[1]], x=[[2]])
+        with self.assertRaisesRegex(ap.SettingError, "Trainer has no setting 'mask'"):
+            ap.Trainer(mask="causal")
+        with self.assertRaisesRegex(ap.SettingError, "sentence holds a NUL"):
+            ap.Playground(sentence="a \0 b")
+        with self.assertRaisesRegex(ap.SettingError, "lone surrogate"):
+            ap.Playground(sentence="a \ud800 b")
+
+
+class Escaping(unittest.TestCase):
+    def test_hostile_values_stay_values(self):
+        for text in HOSTILE:
+            with self.subTest(text=text):
+                fragment = ap.Playground(sentence=text, view=text, share_url=text).tag_html()
+                tags = tags_of(fragment)
+                self.assertEqual([t for t, _ in tags], ["attention-playground"])
+                self.assertEqual(tags[0][1]["sentence"], text)
+                self.assertEqual(tags[0][1]["view"], text)
+                self.assertNotIn("<script", fragment.split(">", 1)[0])
+
+    def test_one_escaping_function(self):
+        from attention_playground import _markup
+        self.assertEqual(_markup.escape("<a href=\"x\">'&'</a>\r\n"), "&lt;a href=&quot;x&quot;&gt;&#x27;&amp;&#x27;&lt;/a&gt;&#13;\n")
+        page = _markup.page('</title><script>alert(1)</script>', "")
+        self.assertIn("<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>", page)
+
+    def test_the_script_cannot_end_early(self):
+        bundle = _settings._read("elements.js")
+        self.assertNotIn("</script", bundle.lower())
+        self.assertNotIn("<!--", bundle)
+        self.assertEqual(ap.Playground().html().lower().count("</script>"), 1)
+
+
+class Session(unittest.TestCase):
+    """Which display carries the script, with the front end's cell ids faked."""
+
+    def setUp(self):
+        ap._session.forget()
+
+    def shown(self, element, cell=None, count=1, deleted=()):
+        where = (cell, count, list(deleted))
+        with mock.patch.object(ap._Session, "_where", staticmethod(lambda: where)):
+            return "<script" in element._repr_html_()
+
+    def test_outside_a_kernel_every_display_is_whole(self):
+        with mock.patch.object(ap._Session, "_where", staticmethod(lambda: None)):
+            self.assertIn("<script", ap.Playground()._repr_html_())
+            self.assertIn("<script", ap.Playground()._repr_html_())
+
+    def test_one_copy_per_notebook(self):
+        p = ap.Playground(seed=1)
+        self.assertTrue(self.shown(p, "a", 1))
+        self.assertFalse(self.shown(p, "a", 1))  # a second display in the same run of the cell
+        self.assertFalse(self.shown(p, "b", 2))
+        self.assertFalse(self.shown(p, None, 3))
+
+    def test_the_script_moves_when_its_cell_is_run_again_or_deleted(self):
+        p = ap.Playground()
+        self.assertTrue(self.shown(p, "a", 1))
+        self.assertFalse(self.shown(p, "b", 2))
+        self.assertTrue(self.shown(p, "a", 3))   # cell a again: its old output is replaced
+        self.assertFalse(self.shown(p, "b", 4))
+        self.assertTrue(self.shown(p, "c", 5, deleted=["a"]))
+        self.assertFalse(self.shown(p, "b", 6))
+
+    def test_script_puts_it_back(self):
+        self.assertTrue(self.shown(ap.Playground(), "a", 1))
+        where = ("d", 7, [])
+        with mock.patch.object(ap._Session, "_where", staticmethod(lambda: where)):
+            self.assertIn("<script", ap.script()._repr_html_())
+        self.assertFalse(self.shown(ap.Playground(), "e", 8))
+
+    def test_save_writes_a_whole_page(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = ap.Playground(sentence="<saved>").save(os.path.join(d, "p.html"), title="A & B")
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        self.assertTrue(text.startswith("<!doctype html>"))
+        self.assertIn("<title>A &amp; B</title>", text)
+        self.assertEqual(text.count('<script type="module">'), 1)
+        self.assertIn('sentence="&lt;saved&gt;"', text)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,27 @@
+// ALiBi, as the trace shows it: each head's slope m_h and the bias −m_h |i − j| it adds to the
+// scores, one diverging heatmap per head over one shared range, so a steep head's darker
+// corners are read against a gentle head's pale ones. Masked cells are hatched as in the scores:
+// their bias is computed but never reaches the softmax.
+import { html } from 'lit';
+import { diverging, extent, full } from './colour.js';
+import type { DrawHeatmap, Trace } from './draw.js';
+
+export function alibiSlopes(t: Trace, draw: DrawHeatmap) {
+  const slopes = t.alibi_slopes as number[];
+  const heads = slopes.length;
+  return draw('alibi_slopes', [slopes], {
+    rows: ['m_h'], cols: slopes.map((_, h) => `head ${h + 1}`), label: 'alibi_slopes', scale: diverging(extent(slopes)),
+    caption: heads & (heads - 1) ? 'the ALiBi paper’s slopes for a head count that is not a power of two' : `2^(−8h/${heads}), h = 1 … ${heads}: from steep to gentle`,
+  });
+}
+
+export function alibiBias(t: Trace, draw: DrawHeatmap) {
+  const bias = t.bias as number[][][];
+  const slopes = t.alibi_slopes as number[];
+  const tokens = t.tokens as string[];
+  const scale = diverging(extent(bias));
+  return html`${bias.map((b, h) => draw('bias', b, {
+    head: h, cols: tokens, scale, masked: t.mask, label: bias.length > 1 ? `bias · head ${h + 1}` : 'bias',
+    caption: `−${full(slopes[h])} × |i − j|`,
+  }))}`;
+}

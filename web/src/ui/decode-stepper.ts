@@ -1,0 +1,143 @@
+// <ap-decode-stepper>: the layer run as a decoder generates, one position at a time, from the
+// trace's `decode` steps. Each step shows the KV cache after it (the newest row outlined), the
+// one new row of weights per head over the cache, the output row, and what the step cost in
+// multiply-adds with the cache and without it. Every number is the core's; the cost per step is
+// the core's count spelled out so its running sum can be shown.
+import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { SEQUENTIAL, diverging, extent, short, type Scale } from './colour.js';
+import { Stepper, stepperBar, STEPPER_STYLES } from './stepper.js';
+import './heatmap.js';
+
+type Matrix = number[][];
+export interface DecodeStep { t: number; k_cache: Matrix; v_cache: Matrix; scores: Matrix; weights: Matrix; output: number[] }
+interface Cost { with: number; without: number }
+type Trace = Record<string, any>;
+
+/** Multiply-adds of step t as the core counts them (cpp/src/decode.cpp): the new token's
+ *  projections, every query head over t+1 keys and values, and W_o; without the cache every
+ *  cached token's key and value is projected again. */
+export function stepCost(spec: Record<string, number>, withWo: boolean, t: number): Cost {
+  const { d_model: d, heads: h, kv_heads: kv, d_k: dk, d_v: dv } = spec;
+  const attend = h * (t + 1) * (dk + dv) + (withWo ? h * dv * d : 0);
+  return { with: d * (h * dk + kv * (dk + dv)) + attend, without: d * h * dk + (t + 1) * d * kv * (dk + dv) + attend };
+}
+
+const count = (v: number) => v.toLocaleString('en');
+
+export class DecodeStepper extends LitElement {
+  static properties = { trace: { attribute: false } };
+
+  trace: Trace | null = null;
+  stepper = new Stepper(this);
+  // Per trace, once: colour scales that hold still while the cache grows, and the running costs.
+  private memo: { trace: Trace; cache: Scale; output: Scale; costs: Cost[] | null } | null = null;
+
+  /** The position on screen (0-based), for a page or a test to read. */
+  get at() { return this.stepper.at; }
+
+  protected willUpdate(changed: PropertyValues) {
+    if (changed.has('trace')) this.stepper.reset((this.trace?.decode as DecodeStep[] | undefined)?.length ?? 0);
+  }
+
+  private derived(t: Trace) {
+    if (this.memo?.trace !== t) {
+      const steps = t.decode as DecodeStep[];
+      const last = steps[steps.length - 1];
+      let sum = { with: 0, without: 0 };
+      const costs = steps.map((s) => {
+        const c = stepCost(t.spec, Boolean(t.W_o), s.t);
+        sum = { with: sum.with + c.with, without: sum.without + c.without };
+        return sum;
+      });
+      // The running sums are shown only when they add up to the core's own totals.
+      const agrees = sum.with === t.decode_cost?.with_cache && sum.without === t.decode_cost?.without_cache;
+      this.memo = { trace: t, cache: diverging(extent([last.k_cache, last.v_cache])), output: diverging(extent(t.output)), costs: agrees ? costs : null };
+    }
+    return this.memo;
+  }
+
+  static styles = [STEPPER_STYLES, css`
+    .tokens { display: flex; flex-wrap: wrap; gap: 0.3rem; margin: 0 0 0.7rem; }
+    .tok { font: 0.85rem var(--ap-mono); border: 1px solid var(--ap-line); border-radius: 6px; padding: 0.05rem 0.45rem; }
+    .tok.cached { background: var(--ap-card); }
+    .tok.new { border: 2px solid var(--ap-accent); font-weight: 700; }
+    .tok.later { color: var(--ap-muted); border-style: dashed; }  /* not yet: dashed and muted, still readable */
+    .matrices { display: flex; flex-wrap: wrap; gap: 0.8rem 1.2rem; align-items: flex-start; }
+    .fact { font: 0.85rem var(--ap-mono); margin: 0.5rem 0; }
+    .cost { margin-top: 0.7rem; max-width: 46rem; }
+    .cost table { border-collapse: collapse; font: 0.85rem var(--ap-mono); width: 100%; }
+    .cost th, .cost td { padding: 0.2rem 0.5rem; text-align: right; border-bottom: 1px solid var(--ap-line); white-space: nowrap; }
+    .cost th:first-child, .cost td:first-child { text-align: left; white-space: normal; }
+    .cost thead th { font-weight: 600; color: var(--ap-muted); }
+    .scroll { overflow-x: auto; }
+    .bars { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 0.6rem; align-items: center; font-size: 0.8rem; margin-top: 0.5rem; }
+    .bar { height: 0.7rem; border-radius: 4px; min-width: 2px; }
+    .bar.with { background: var(--ap-focus); }
+    .bar.without { background: var(--ap-accent); }
+    @media (prefers-reduced-motion: no-preference) { .bar { transition: width 0.35s ease-out; } }
+    .hint { max-width: 70ch; }
+  `];
+
+  render() {
+    const t = this.trace;
+    const steps = t?.decode as DecodeStep[] | undefined;
+    if (!t || !steps?.length) return nothing;
+    const { cache, output, costs } = this.derived(t);
+    const s = this.stepper, step = steps[s.at], n = steps.length;
+    const tokens = t.tokens as string[];
+    const seen = tokens.slice(0, step.t + 1);
+    const kv = t.spec.kv_heads as number, dk = t.spec.d_k as number, dv = t.spec.d_v as number;
+    const colsOf = (width: number) => Array.from({ length: kv * width }, (_, j) => (kv > 1 ? `${Math.floor(j / width) + 1}.${j % width}` : String(j)));
+    const visible = t.mask ? (t.mask as Matrix)[step.t].slice(0, step.t + 1) : undefined;
+    const heads = step.weights.map((_, h) => `head ${h + 1}`);
+    const full = (t.output as Matrix)[step.t];
+    const gap = Math.max(...step.output.map((v, j) => Math.abs(v - full[j])));
+    const where = `position ${step.t + 1} of ${n}: “${tokens[step.t]}” is fed in; the cache holds ${step.t + 1} row${step.t ? 's' : ''}`;
+    const kvNote = kv > 1 ? `, columns g.j: key/value head g` : '';
+    return html`
+      ${stepperBar(s, 'Decoding steps', where)}
+      <div class="tokens" aria-label="Positions">${tokens.map((w, i) => html`<span class="tok ${i < step.t ? 'cached' : i === step.t ? 'new' : 'later'}"
+        title=${i < step.t ? 'in the cache' : i === step.t ? 'this step' : 'not generated yet'}>${w}</span>`)}</div>
+      <div class="matrices">
+        <ap-heatmap key="k_cache" label="K cache" caption="${step.t + 1} × ${kv * dk}: one row per position so far${kvNote}"
+          .matrix=${step.k_cache} .rows=${seen} .cols=${colsOf(dk)} .scale=${cache} .newRow=${step.t}></ap-heatmap>
+        <ap-heatmap key="v_cache" label="V cache" caption="${step.t + 1} × ${kv * dv}: one row per position so far${kvNote}"
+          .matrix=${step.v_cache} .rows=${seen} .cols=${colsOf(dv)} .scale=${cache} .newRow=${step.t}></ap-heatmap>
+        <ap-heatmap key="decode_weights" label="new weights of “${tokens[step.t]}”" caption="${heads.length} head${heads.length > 1 ? 's' : ''} × ${step.t + 1} cached keys"
+          .matrix=${step.weights} .rows=${heads} .cols=${seen} .scale=${SEQUENTIAL} .masked=${visible && step.weights.map(() => visible)}></ap-heatmap>
+        <ap-heatmap key="decode_output" label="output row" caption="1 × ${step.output.length}"
+          .matrix=${[step.output]} .rows=${[tokens[step.t]]} .cols=${step.output.map((_, j) => String(j))} .scale=${output}></ap-heatmap>
+      </div>
+      <p class="fact" data-check>This row equals row ${step.t} of the output computed all at once: largest difference ${short(gap)}.</p>
+      ${this.cost(t, s.at, costs)}`;
+  }
+
+  /** The multiply-adds of this step, of the steps so far and of all of them, with and without the cache. */
+  private cost(t: Trace, at: number, costs: Cost[] | null) {
+    const total = t.decode_cost as { with_cache: number; without_cache: number } | undefined;
+    if (!total) return nothing;
+    const n = (t.decode as DecodeStep[]).length;
+    const here = costs ? stepCost(t.spec, Boolean(t.W_o), at) : null;
+    const sum = costs?.[at];
+    const width = (v: number) => `width: ${(100 * v) / total.without_cache}%`;
+    const ratio = total.without_cache / total.with_cache;
+    return html`<div class="cost" data-cost>
+      <div class="scroll" tabindex="0" role="region" aria-label="Multiply-adds with and without the cache"><table>
+        <thead><tr><th scope="col">multiply-adds</th>${here ? html`<th scope="col">this step</th><th scope="col">steps so far</th>` : nothing}<th scope="col">all ${n} steps</th></tr></thead>
+        <tbody>
+          <tr><th scope="row">with the KV cache</th>${here && sum ? html`<td>${count(here.with)}</td><td data-so-far="with">${count(sum.with)}</td>` : nothing}<td>${count(total.with_cache)}</td></tr>
+          <tr><th scope="row">without the cache</th>${here && sum ? html`<td>${count(here.without)}</td><td data-so-far="without">${count(sum.without)}</td>` : nothing}<td>${count(total.without_cache)}</td></tr>
+        </tbody>
+      </table></div>
+      ${sum ? html`<div class="bars" aria-hidden="true">
+        <span>so far, cached</span><div class="bar with" style=${width(sum.with)}></div>
+        <span>so far, not cached</span><div class="bar without" style=${width(sum.without)}></div>
+      </div>` : nothing}
+      <p class="hint">Step t projects only the new token (d_model × (heads·d_k + kv_heads·(d_k + d_v))) and reads the t + 1 cached rows;
+        without the cache it would project all t + 1 tokens' keys and values again, a cost that grows with every step.
+        Over ${n} steps the cache saves ${short(ratio)}× here; the longer the text, the more it saves.</p>
+    </div>`;
+  }
+}
+
+customElements.get('ap-decode-stepper') || customElements.define('ap-decode-stepper', DecodeStepper);

@@ -1,0 +1,97 @@
+// Grouped-query attention, as the trace shows it: which query heads read which key/value head
+// (trace.kv_group, drawn as query heads over the key/value heads they share), and what sharing
+// saves: the parameters of the projections and the KV cache a decoder keeps per token, for
+// multi-head, grouped-query and multi-query attention at the widths on screen. The counts are
+// display arithmetic on the spec's widths; no attention is computed here.
+import { css, html, svg } from 'lit';
+import type { Trace } from './draw.js';
+
+const GAP = 46, TOP = 22, BOTTOM = 92;
+
+/** Query heads on top, key/value heads below, a line from each query head to the one it reads. */
+export function gqaDiagram(t: Trace) {
+  const group = t.kv_group as number[];
+  const heads = group.length, kv = Math.max(...group) + 1;
+  const width = heads * GAP + 20;
+  const qx = (i: number) => 10 + GAP / 2 + i * GAP;
+  // Each key/value head sits under the middle of the query heads that read it.
+  const kx = (g: number) => {
+    const readers = group.flatMap((x, i) => (x === g ? [qx(i)] : []));
+    return readers.reduce((a, b) => a + b, 0) / readers.length;
+  };
+  return html`<figure class="gqa">
+    <svg viewBox="0 0 ${width} ${BOTTOM + 22}" width=${width} role="img"
+      aria-label=${`${heads} query heads share ${kv} key/value ${kv === 1 ? 'head' : 'heads'}: ${group.map((g, i) => `query head ${i + 1} reads key/value head ${g + 1}`).join(', ')}`}>
+      ${group.map((g, i) => svg`<line x1=${qx(i)} y1=${TOP + 9} x2=${kx(g)} y2=${BOTTOM - 11} class="link"></line>`)}
+      ${group.map((_, i) => svg`<g class="q"><circle cx=${qx(i)} cy=${TOP} r="11"></circle><text x=${qx(i)} y=${TOP + 4}>q${i + 1}</text></g>`)}
+      ${Array.from({ length: kv }, (_, g) => svg`<g class="kv"><rect x=${kx(g) - 17} y=${BOTTOM - 11} width="34" height="22" rx="5"></rect>
+        <text x=${kx(g)} y=${BOTTOM + 4}>kv${g + 1}</text></g>`)}
+    </svg>
+    <figcaption>query heads (top) and the key/value head each reads (below): every ${heads / kv} query ${heads / kv === 1 ? 'head reads its own' : 'heads in a row share one'}</figcaption>
+  </figure>`;
+}
+
+/** Bytes, written as a reader compares them: 960 B, 12.3 KB, 1.5 MB, 2 GB. */
+function size(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let u = 0;
+  while (bytes >= 1000 && u < units.length - 1) { bytes /= 1000; u++; }
+  return `${u ? Number(bytes.toPrecision(3)) : bytes} ${units[u]}`;
+}
+
+const count = (v: number) => v.toLocaleString('en');
+
+/** Parameters and KV cache of MHA, this GQA, and MQA at the spec's widths. */
+export function gqaCosts(t: Trace) {
+  const { d_model: d, heads: h, kv_heads: current, d_k: dk, d_v: dv } = t.spec as Record<string, number>;
+  const n = (t.tokens as string[]).length;
+  const out = t.W_o ? h * dv * d : 0;  // W_o mixes the heads back only when there are several
+  const CONTEXT = 4096;
+  const kinds = [
+    { name: 'MHA', title: 'multi-head attention: a key/value head per query head', kv: h },
+    ...(current > 1 && current < h ? [{ name: 'GQA', title: 'grouped-query attention', kv: current }] : []),
+    { name: 'MQA', title: 'multi-query attention: one key/value head for all', kv: 1 },
+  ];
+  // One column per kind of attention, so the table stays narrow enough for a phone.
+  const measures: Array<{ label: unknown; value: (kv: number) => number; show: (v: number) => string }> = [
+    { label: html`parameters <small>W_q + W_k + W_v${out ? ' + W_o' : ''}</small>`, value: (kv) => d * h * dk + d * kv * dk + d * kv * dv + out, show: count },
+    { label: html`KV cache per token <small>numbers</small>`, value: (kv) => kv * (dk + dv), show: count },
+    { label: html`at fp16, ${n} ${n === 1 ? 'token' : 'tokens'}`, value: (kv) => 2 * n * kv * (dk + dv), show: size },
+    { label: html`at fp16, ${count(CONTEXT)} tokens`, value: (kv) => 2 * CONTEXT * kv * (dk + dv), show: size },
+  ];
+  const now = (kv: number) => (kv === current ? 'now' : '');
+  return html`<div class="costs">
+    <p class="costs-title">What sharing saves at d_model ${d}, ${h} heads, d_k ${dk}, d_v ${dv} (one layer)</p>
+    <table>
+      <thead><tr><td></td>${kinds.map((k) => html`<th scope="col" class=${now(k.kv)} title=${k.title}>${k.name}${k.kv === current ? html`<br><small>on screen</small>` : ''}</th>`)}</tr></thead>
+      <tbody>
+        <tr><th scope="row">key/value heads</th>${kinds.map((k) => html`<td class=${now(k.kv)}>${k.kv}</td>`)}</tr>
+        ${measures.map((m) => html`<tr><th scope="row">${m.label}</th>${kinds.map((k) => {
+          const v = m.value(k.kv);
+          return html`<td class=${now(k.kv)} data-kv=${k.kv} data-value=${v}>${m.show(v)}</td>`;
+        })}</tr>`)}
+      </tbody>
+    </table>
+    <p class="how">W_q is d_model × heads·d_k; W_k and W_v are d_model × kv_heads·d_k (d_v); a decoder caches, per token and layer,
+      one key and one value row per key/value head: kv_heads × (d_k + d_v) numbers, 2 bytes each at fp16.</p>
+  </div>`;
+}
+
+export const GQA_STYLES = css`
+  .gqa { margin: 0; }
+  .gqa svg { max-width: 100%; height: auto; font: 0.72rem var(--ap-mono); }
+  .gqa .link { stroke: var(--ap-muted); stroke-width: 1.5; }
+  .gqa circle { fill: var(--ap-card); stroke: var(--ap-fg); stroke-width: 1.2; }
+  .gqa rect { fill: color-mix(in srgb, var(--ap-accent) 22%, var(--ap-card)); stroke: var(--ap-accent); stroke-width: 1.2; }
+  .gqa text { fill: currentColor; text-anchor: middle; }
+  .gqa figcaption, .costs .how { font-size: 0.78rem; color: var(--ap-muted); max-width: 70ch; }
+  .costs { max-width: 100%; overflow-x: auto; }
+  .costs-title { font: 600 0.85rem var(--ap-mono); margin: 0.4rem 0 0.3rem; }
+  .costs table { border-collapse: collapse; font: 0.8rem var(--ap-mono); }
+  .costs th, .costs td { padding: 0.15rem 0.6rem; text-align: right; border-bottom: 1px solid var(--ap-line); }
+  .costs td { white-space: nowrap; }
+  .costs th[scope='row'] { text-align: left; font-weight: 500; }
+  .costs thead th { font-weight: 600; vertical-align: bottom; }
+  .costs small { font-weight: 400; color: var(--ap-muted); }
+  .costs .now { background: color-mix(in srgb, var(--ap-accent) 14%, transparent); }
+`;
