@@ -7,25 +7,27 @@
 //                                                     serves it at /slides/)
 // The assets are generated, not committed (.gitignore): `npm run build` before `pip install ./python`.
 import { build } from 'vite';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url).pathname;
 const assets = `${root}python/attention_playground/assets/`;
-const work = `${root}build/hosts/`;
+// A folder of its own under the project (so Node finds lit in node_modules from the bundle),
+// so that two builds at once do not pull it from under each other.
+mkdirSync(`${root}build`, { recursive: true });
+const work = `${mkdtempSync(`${root}build/hosts-`)}/`;
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const quiet = { logLevel: 'warn', configFile: false, root, base: './', worker: { format: 'es' } };
 // The page's own builds say this once already.
 const onwarn = (w, warn) => { if (w.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') warn(w); };
 
-rmSync(work, { recursive: true, force: true });
-mkdirSync(work, { recursive: true });
 mkdirSync(assets, { recursive: true });
 
 // 1. The attribute tables, from the elements' own code: imported in Node through Lit's server
 //    build (its DOM shim), so observedAttributes, the settings tables and the property types are
 //    the ones the browser sees, and a setting added to the page reaches Python by a rebuild.
-writeFileSync(`${work}tables.ts`, `export * from '../../web/src/elements.ts';
-export { SETTINGS, MATRIX_KEYS } from '../../web/src/state/settings.ts';
-export { PRESETS } from '../../web/src/state/presets.ts';
+writeFileSync(`${work}tables.ts`, `export * from '${root}web/src/elements.ts';
+export { SETTINGS, MATRIX_KEYS } from '${root}web/src/state/settings.ts';
+export { PRESETS } from '${root}web/src/state/presets.ts';
 `);
 await build({
   ...quiet,
@@ -109,5 +111,4 @@ await build({
   build: { outDir: `${root}dist/slides`, emptyOutDir: true, assetsInlineLimit: 0, target: 'es2022', rollupOptions: { onwarn } },
 });
 
-rmSync(work, { recursive: true, force: true });
 console.log('hosts: python/attention_playground/assets/ (elements.js, elements.json), dist/slides/');

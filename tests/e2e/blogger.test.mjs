@@ -4,6 +4,7 @@
 // trace and sets its spec.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { load } from '../../dist/attention.js';
 import { start, cells, done } from './harness.mjs';
 
@@ -21,6 +22,13 @@ const post = (body, style = '') => `<!doctype html><html lang="en"><head><meta c
 <p>Words before the widget.</p>${body}<p>Words after it.</p></article></main></body></html>`;
 
 const specOf = (page, sel) => page.locator(sel).evaluate((el) => el.spec);
+const axe = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+/** axe-core's violations on the page. */
+async function violations(page) {
+  await page.addScriptTag({ content: axe });
+  return page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+    .map((v) => `${v.id}: ${v.help} ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(' | ')}`));
+}
 const shows = (page, sel) => page.locator(sel).first().waitFor();
 const weightsOf = async (page, host) => {
   const heads = await page.locator(`${host} ap-heatmap[key="weights"]`).count();
@@ -71,6 +79,7 @@ test('it lays out by its own width: stacked in a 700 px column of a wide screen,
   const column = await layout('narrow');
   assert.ok(column.width <= 700 && column.stacked && !column.beside, JSON.stringify(column));
   assert.ok(await page.locator('#narrow details.settings').count(), 'the settings fold away, as on a phone');
+  assert.deepEqual(await violations(page), []);
   await page.goto(env.base + 'wide.html');
   await shows(page, '#wide ap-heatmap[key="weights"]');
   const wide = await layout('wide');

@@ -3,6 +3,7 @@
 // cells it is computed from light up where they stand.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { load } from '../../dist/attention.js';
 import { start, ready, drawn, done } from './harness.mjs';
 
@@ -29,6 +30,13 @@ const flowOf = (page, host = 'attention-playground') => page.locator(`${host} ap
   };
 });
 const near = (a, b) => Math.abs(a - b) < 1e-12;
+const axe = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+/** axe-core's violations inside `selector`. */
+async function violations(page, selector) {
+  await page.addScriptTag({ content: axe });
+  return page.evaluate(async (sel) => (await window.axe.run(sel, { resultTypes: ['violations'] })).violations
+    .map((v) => `${v.id}: ${v.help} ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(' | ')}`), selector);
+}
 
 test('view="flow" follows token 2 from its query to its output, with the trace\'s own numbers', async () => {
   pages['/flow.html'] = page1('<attention-playground id="f" view="flow" focus-token="2" heads="2" d-model="8" controls="sentence"></attention-playground>');
@@ -61,6 +69,30 @@ test('view="flow" follows token 2 from its query to its output, with the trace\'
   flow = await flowOf(page, '#f');
   assert.deepEqual(flow.weights, next.weights[1][0]);
   assert.deepEqual(flow.output, next.heads[1][0]);
+  await done(page);
+  for (const [width, colorScheme] of [[1280, 'dark'], [390, 'light']]) {
+    const small = await env.page({ viewport: { width, height: 900 }, colorScheme });
+    await small.goto(env.base + 'flow.html');
+    await small.locator('#f ap-flow td.weight').first().waitFor();
+    assert.deepEqual(await violations(small, '#f'), [], `${width} ${colorScheme}`);
+    assert.ok(await small.evaluate((w) => document.documentElement.scrollWidth <= w, width), `${width}px scrolls sideways`);
+    await done(small);
+  }
+});
+
+test('the flow view follows the rotated query of RoPE and a key/value head shared by several query heads', async () => {
+  pages['/llama.html'] = page1('<attention-playground id="l" preset="llama" view="flow" focus-token="3" controls="none"></attention-playground>');
+  const page = await env.page({ viewport: { width: 1280, height: 900 } });
+  await page.goto(env.base + 'llama.html');
+  await page.locator('#l ap-flow td.weight').first().waitFor();
+  const trace = await page.locator('#l').evaluate((el) => el.trace);
+  assert.ok(trace.Q_rope && trace.spec.kv_heads < trace.weights.length, 'the preset rotates and shares');
+  const dk = trace.spec.d_k, h = 3;
+  await page.click(`#l ap-flow button.head[data-head="${h}"]`);
+  const flow = await flowOf(page, '#l');
+  assert.deepEqual(flow.query, trace.Q_rope[3].slice(h * dk, (h + 1) * dk));
+  assert.deepEqual([flow.weights, flow.output], [trace.weights[h][3], trace.heads[h][3]]);
+  assert.match(await page.locator('#l ap-flow .say').nth(1).innerText(), new RegExp(`K_rope, key/value head ${trace.kv_group[h] + 1}’s columns`));
   await done(page);
 });
 
@@ -147,7 +179,7 @@ test('on a phone the derivation is a closable sheet that leaves the clicked cell
     const c = await cell.boundingBox();
     assert.equal(await page.locator('.derivation').evaluate((el) => getComputedStyle(el).position), 'fixed');
     assert.ok(sheet.y + sheet.height >= 844 - 1 && sheet.height <= 844 * 0.5, JSON.stringify(sheet));
-    assert.ok(c.y >= 0 && c.y + c.height <= sheet.y, `cell ${JSON.stringify(c)} under the sheet at ${sheet.y}`);
+    assert.ok(c.y >= -1 && c.y + c.height <= sheet.y, `cell ${JSON.stringify(c)} under the sheet at ${sheet.y}`);
     assert.deepEqual(await page.locator('ap-heatmap[key="Q"]').evaluate((el) => [...el.shadowRoot.querySelectorAll('td.lit')].map((td) => td.dataset.row)),
       ['0', '1', '2', '3'].map(() => String(row)));
   }

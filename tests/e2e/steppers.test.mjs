@@ -71,12 +71,14 @@ test('play steps on its own, pause stops it, and under reduced motion play still
     const page = await open(DECODE, decoder, { reducedMotion });
     const play = page.locator(`${decoder} button[data-action="play"]`);
     await play.click();
-    assert.equal(await play.getAttribute('aria-pressed'), 'true');
+    // The button re-renders after the click: wait for it rather than read it at once.
+    await page.locator(`${decoder} button[data-action="play"][aria-pressed="true"]`).waitFor();
     await page.waitForFunction(() => document.querySelector('attention-playground').shadowRoot.querySelector('ap-decode-stepper').at >= 2);
     const animation = await page.locator(`${decoder} ap-heatmap[key="k_cache"]`).evaluate((el) =>
       getComputedStyle(el.shadowRoot.querySelector('tr.new td')).animationName);
     assert.equal(animation === 'none', reducedMotion === 'reduce', `animation ${animation} under ${reducedMotion}`);
     await play.click();  // pause
+    await page.locator(`${decoder} button[data-action="play"][aria-pressed="false"]`).waitFor();
     assert.equal(await play.innerText(), '▶ Play');
     const paused = await at(page, decoder);
     await page.waitForTimeout(3000);  // two paces

@@ -14,19 +14,18 @@ after(async () => { await chromium?.close(); await server?.close(); });
 
 const slide = (page) => page.evaluate(() => window.deck.getIndices().h);
 async function open(page, hash = '') {
-  await page.goto(`${server.base}slides/${hash}`);
+  const response = await page.goto(`${server.base}slides/${hash}`);
+  assert.equal(response.status(), 200, 'dist/slides/ is built');
   await page.waitForFunction(() => window.deck?.isReady());
 }
-/** Waits until the slide `id` is the present one and has stopped moving (reveal slides it in). */
-async function settled(page, id) {
-  await page.waitForFunction(async (id) => {
-    const section = document.getElementById(id);
-    if (!section.classList.contains('present')) return false;
-    const at = () => JSON.stringify(section.getBoundingClientRect());
-    const before = at();
-    await new Promise((r) => setTimeout(r, 150));
-    return at() === before;
-  }, id);
+/** Goes to the slide `id` with the deck's own API, and waits for reveal's end of the transition. */
+async function show(page, id) {
+  await page.evaluate((id) => new Promise((resolve) => {
+    const { deck } = window, h = deck.getIndices(document.getElementById(id)).h;
+    if (deck.getIndices().h === h) return resolve();
+    deck.on('slidetransitionend', function done() { deck.off('slidetransitionend', done); resolve(); });
+    deck.slide(h);
+  }), id);
 }
 /** The innermost focused element, through the shadow roots, as {tag, row, col}. */
 const focused = (page) => page.evaluate(() => {
@@ -73,7 +72,7 @@ test('the arrows move the slides, but not while a cell or a field of an element 
   await page.waitForFunction(() => window.deck.getIndices().h === 2);
 
   // Why the deck passes keyboardCondition: reveal.js alone moves the slide under a moving cell.
-  await open(page, '#/example');
+  await show(page, 'example');
   await page.evaluate(() => window.deck.configure({ keyboardCondition: null }));
   await first.click();
   await page.keyboard.press('ArrowRight');
@@ -88,11 +87,18 @@ test('the elements fit their slide and scale with it', async () => {
   for (const viewport of [{ width: 1600, height: 1000 }, { width: 800, height: 500 }]) {
     const page = await chromium.page({ loopback: true, viewport });
     const seen = {};
+    await open(page);
     for (const [id, tag] of [['example', 'attention-playground'], ['compare', 'attention-compare'], ['trainer', 'attention-trainer']]) {
-      await open(page, `#/${id}`);
+      await show(page, id);
       const el = page.locator(`#${id} ${tag}`);
       await el.locator('ap-heatmap').first().waitFor();
-      await settled(page, id);
+      // The slide is centred in its height, so it may shift while the element draws (its views
+      // draw in idle time): let it settle, then measure (and fail below with what was seen).
+      await page.waitForFunction((el) => {
+        const box = el.getBoundingClientRect(), slides = document.querySelector('.reveal .slides').getBoundingClientRect();
+        const td = el.shadowRoot.querySelector('ap-heatmap')?.shadowRoot.querySelector('td, canvas')?.getBoundingClientRect();
+        return box.top >= slides.top - 1 && box.bottom <= slides.bottom + 1 && td?.width > 0;
+      }, await el.elementHandle(), { timeout: 15_000 }).catch(() => {});
       seen[id] = await el.evaluate((node) => {
         const box = node.getBoundingClientRect(), section = node.closest('section').getBoundingClientRect();
         const slides = document.querySelector('.reveal .slides').getBoundingClientRect();
@@ -125,7 +131,8 @@ test('the elements fit their slide and scale with it', async () => {
 
 test('on the slides: the core\'s numbers, a comparison, and the trainer as in Node', async () => {
   const page = await chromium.page({ loopback: true });
-  await open(page, '#/example');
+  await open(page);
+  await show(page, 'example');
   const host = page.locator('#example attention-playground');
   const { spec, weights } = await weightsOfSpec(host);
   assert.equal(spec.sentence, 'i miss the old kanye');
@@ -134,7 +141,7 @@ test('on the slides: the core\'s numbers, a comparison, and the trainer as in No
   await host.locator('ap-heatmap[key="weights"] td[data-row="1"][data-col="2"]').click();
   await host.locator('ap-derivation').first().waitFor();
 
-  await open(page, '#/compare');
+  await show(page, 'compare');
   const traces = await page.locator('#compare attention-compare').evaluate(async (el) => {
     while (!el.traces) await new Promise((r) => setTimeout(r, 20));
     return el.traces;
@@ -143,7 +150,7 @@ test('on the slides: the core\'s numbers, a comparison, and the trainer as in No
   assert.deepEqual(traces[0].weights, core.run({ ...sentence, mask: 'none' }).weights);
   assert.deepEqual(traces[1].weights, core.run({ ...sentence, mask: 'causal' }).weights);
 
-  await open(page, '#/trainer');
+  await show(page, 'trainer');
   const trainer = page.locator('#trainer attention-trainer');
   await trainer.locator('button[data-action="step100"]:not([disabled])').click();
   await page.waitForFunction(() => document.querySelector('#trainer attention-trainer').snapshot?.step === 100);

@@ -94,8 +94,8 @@ export class Flow extends LitElement {
     button:focus-visible { outline: 3px solid var(--ap-focus, #1a73e8); outline-offset: 2px; }
     button[aria-pressed='true'] { background: var(--ap-fg, #222); color: var(--ap-bg, #fff); border-color: var(--ap-fg, #222); }
     .chip { font-family: var(--ap-mono, ui-monospace, monospace); }
-    h4 { margin: 0.9rem 0 0.3rem; font-size: 0.92rem; }
-    h4 .k { display: inline-grid; place-items: center; width: 1.4em; height: 1.4em; border-radius: 50%; background: var(--ap-line, #ddd); font-size: 0.75rem; margin-right: 0.3rem; }
+    h3 { margin: 0.9rem 0 0.3rem; font-size: 0.92rem; }
+    h3 .k { display: inline-grid; place-items: center; width: 1.4em; height: 1.4em; border-radius: 50%; background: var(--ap-line, #ddd); font-size: 0.75rem; margin-right: 0.3rem; }
     .say { margin: 0 0 0.4rem; color: var(--ap-muted, #555); font-size: 0.82rem; max-width: 70ch; }
     .mono, table { font-family: var(--ap-mono, ui-monospace, monospace); }
     table { border-collapse: collapse; font-size: 0.78rem; }
@@ -116,7 +116,7 @@ export class Flow extends LitElement {
     .vec { display: inline-flex; gap: 3px; vertical-align: middle; }
     .comp { display: inline-flex; flex-direction: column; align-items: center; min-width: 3.9em; }
     .col { position: relative; display: block; width: 0.9rem; height: 2.6rem; }
-    .low .col { height: 1.7rem; }  /* a row per key: lower, so the sum stays near its parts */
+    .low .col { height: 2rem; }  /* a row per key: lower, so the sum stays near its parts */
     .col::after { content: ''; position: absolute; left: -3px; right: -3px; top: 50%; height: 1px; background: var(--ap-muted, #777); }
     .col i { position: absolute; left: 0; right: 0; border-radius: 1px; }
     .col i.pos { bottom: 50%; }
@@ -172,8 +172,11 @@ export class Flow extends LitElement {
     const shownScores = order.filter(visible).map((j) => scores[j]);
     const mRaw = largest(shownRaw), mScore = largest(shownScores);
     const vRows = order.map((j) => V[j].slice(group * dv, (group + 1) * dv));  // (d_v) each
-    // The value bars share one scale with the output row they add up to: the largest of what is drawn.
-    const mV = Math.max(largest(order.flatMap((j, k) => vRows[k].map((v) => weights[j] * v))), largest(out));
+    // The keys' bars share one scale, so their shares compare; the sum, several of them added,
+    // has its own (on theirs its bars would dwarf every share).
+    const mV = largest(order.flatMap((j, k) => vRows[k].map((v) => weights[j] * v))), mOut = largest(out);
+    // With fewer key/value heads than query heads, the keys and values are a shared head's.
+    const kvName = t.spec.kv_heads && t.spec.kv_heads < heads ? `key/value head ${group + 1}` : `head ${group + 1}`;
     const qLabel = `${t.Q_rope ? 'Q_rope' : 'Q'}, row ${i}${heads > 1 ? `, columns ${h * dk} to ${(h + 1) * dk - 1}` : ''}`;
     const empty = (t.empty_rows as number[] | undefined)?.includes(i);
     const keyButton = (j: number) => html`<button class="chip" data-index=${j} ?disabled=${j >= n}
@@ -204,14 +207,14 @@ export class Flow extends LitElement {
       <td>${vector(vRows[k], mV, vRows[k].map((v) => weights[j] * v), `value of ${keys[j]}, drawn at weight ${short(weights[j])}`, weights[j])}</td></tr>`);
 
     return html`${pickTokens}${pickHead}
-      <h4><span class="k">1</span>The query of “${tokens[i]}”</h4>
+      <h3><span class="k">1</span>The query of “${tokens[i]}”</h3>
       <p class="say">What “${tokens[i]}” looks for: ${qLabel}${t.Q_rope ? ' (Q rotated by its position)' : ''}.</p>
       <div class="mono q wide">q = ${vector(q, largest(q), q, `query of ${tokens[i]}`)}</div>
 
-      <h4><span class="k">2</span>Its score against every key, then the softmax</h4>
-      <p class="say">${raw ? html`${rawName} compares the query with each key (${t.K_rope ? 'K_rope' : 'K'}${heads > 1 ? `, head ${group + 1}’s columns` : ''});
+      <h3><span class="k">2</span>Its score against every key, then the softmax</h3>
+      <p class="say">${raw ? html`${rawName} compares the query with each key (${t.K_rope ? 'K_rope' : 'K'}${heads > 1 ? `, ${kvName}’s columns` : ''});
         × ${short(factor)} (scale ÷ temperature) gives the score; the softmax turns the row of scores into weights.`
-        : html`With ${t.bias ? 'a position bias' : 'a cap'} in the score, the score before its scale is not shown apart: click a score above for its derivation.`}
+        : html`With ${t.bias ? 'a position bias' : 'a cap'} in the score, the score before its scale is not shown apart (a clicked score’s derivation gives it term by term).`}
         ${m > LISTED ? ` The ${LISTED} keys with the largest weights, of ${m}.` : ''}</p>
       <div class="wide"><table class="scores">
         <thead><tr><th scope="col">key</th>${raw ? html`<th scope="col" colspan="2">${rawName}</th>` : nothing}
@@ -221,13 +224,14 @@ export class Flow extends LitElement {
       ${empty ? html`<p class="note">Every key is masked for “${tokens[i]}”, so its weights are all 0.</p>`
         : html`${stack}<p class="say">The weights side by side fill the bar: a softmax row adds up to 1.${t.spec.attention === 'hard' ? ' Hard attention puts all of it on the highest score.' : ''}</p>`}
 
-      <h4><span class="k">3</span>Each value, at its weight, and their sum</h4>
-      <p class="say">Each key’s value vector (V${heads > 1 ? `, head ${group + 1}’s columns` : ''}) is drawn shrunk by its weight; added up they give
-        the ${heads > 1 ? `head ${h + 1} output` : 'output'} row of “${tokens[i]}”${heads > 1 ? ', which the Concatenate step joins with the other heads' : ''}.</p>
+      <h3><span class="k">3</span>Each value, at its weight, and their sum</h3>
+      <p class="say">Each key’s value vector (V${heads > 1 ? `, ${kvName}’s columns` : ''}) is drawn shrunk by its weight; added up they give
+        the ${heads > 1 ? `head ${h + 1} output` : 'output'} row of “${tokens[i]}”${heads > 1 ? ', which the Concatenate step joins with the other heads' : ''}
+        (the keys’ bars share one scale; the sum is drawn on its own).</p>
       <div class="wide"><table class="values">
         <tbody>${valueRows}
           <tr class="sum"><th scope="row">= ${heads > 1 ? `head ${h + 1}` : 'output'}</th><td></td>
-            <td class="out">${vector(out, mV, out, `output row of ${tokens[i]}`)}</td></tr>
+            <td class="out">${vector(out, mOut, out, `output row of ${tokens[i]}`)}</td></tr>
         </tbody>
       </table></div>
       ${m > LISTED ? html`<p class="note">The output adds all ${m} values; the ${m - LISTED} with the smallest weights are not listed.</p>` : nothing}`;
