@@ -141,6 +141,8 @@ test('random and malformed hashes never blank the page', async () => {
   for (const [hash, key] of [['seed=-1', 'seed'], ['heads=0', 'heads'], ['X=not-json', 'X'], ['score=cosine', 'score']]) {
     await page.goto(`${env.base}#sentence=a+link+with+one+bad+key&d_model=6&${hash}`);
     await ready(page);
+    // Only the hash changed, so the page is the same document: wait for it to read the new hash.
+    await page.locator('.note', { hasText: new RegExp(`not understood.*${key}`) }).first().waitFor({ timeout: 5000 }).catch(() => {});
     assert.match(await page.locator('.note').first().innerText(), new RegExp(`not understood.*${key}`), hash);
     assert.deepEqual(await specOf(page), good, hash);
     assert.deepEqual(await cells(page, 'weights'), core.run(good).weights[0]);

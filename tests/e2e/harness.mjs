@@ -62,7 +62,16 @@ export async function cells(page, key, head = 0, host = '') {
 
 /** The text of one heatmap's cells, row by row, as a reader sees them. */
 export async function shownText(page, key, head = 0, host = '') {
-  return (await heatmap(page, key, head, host)).locator('td[data-row]').allInnerTexts();
+  const view = await heatmap(page, key, head, host);
+  // A cell's text is written after the cell itself: wait (up to 5 s) until every cell has some.
+  await view.evaluate(async (el) => {
+    for (let i = 0; i < 500; i++) {
+      const tds = [...el.shadowRoot.querySelectorAll('td[data-row]')];
+      if (tds.length && tds.every((td) => td.innerText.trim() !== '')) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  });
+  return view.locator('td[data-row]').allInnerTexts();
 }
 
 export async function ready(page) {
