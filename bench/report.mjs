@@ -72,19 +72,22 @@ export function report(r, root) {
     lines.push('');
   }
   const ia = r.interactive;
-  lines.push('## The page', '', '### Input to frame (Chromium, 4 heads, d_model 64)', '',
-    'An edit of the sentence every 100 ms, each just after a frame. **Work**: the main thread\'s time from the input event to the painted frame that shows the new numbers (compute or the wait for the worker, unpacking, rendering the element and the heatmaps in view, then that frame\'s style, layout and paint), leaving out the idle wait for the display\'s next frame; when it is under 16.7 ms the numbers are on the very next frame at 60 Hz. **Wall clock**: the same with that wait, so never much under one frame. Heatmaps off screen catch up in idle time and are not counted.', '',
+  const runs = (x, digits = 1) => `${f(x.median, digits)} (${f(x.min, digits)}–${f(x.max, digits)})`;
+  const big = ia.find((x) => x.longest_block_ms !== undefined);
+  lines.push('## The page', '',
+    `Every page figure is taken in ${big.longest_block_ms.runs.length} runs, each in a fresh page, and given as the median of the runs with their least and most in brackets; a target is met only when the worst run meets it.`, '',
+    '### Input to frame (Chromium, 4 heads, d_model 64)', '',
+    `An edit of the sentence every 100 ms, each just after a frame, ${ia[0].edits} edits per run (bench/page-edits.mjs). **Work**: the main thread's time from the input event to the painted frame that shows the new numbers (compute or the wait for the worker, unpacking, rendering the element and the heatmaps in view, then that frame's style, layout and paint), leaving out the idle wait for the display's next frame; when it is under 16.7 ms the numbers are on the very next frame at 60 Hz. **Wall clock**: the same with that wait, so never much under one frame. Heatmaps off screen catch up in idle time and are not counted here; the longest block below counts them.`, '',
     '| tokens | work median ms | work p95 ms | wall clock median ms | wall clock p95 ms |', '|---:|---:|---:|---:|---:|');
   for (const row of ia.filter((x) => x.p95_ms !== undefined)) {
-    lines.push(`| ${row.tokens} | ${f(row.median_ms, 1)} | ${f(row.p95_ms, 1)} | ${f(row.frame_median_ms, 1)} | ${f(row.frame_p95_ms, 1)} |`);
+    lines.push(`| ${row.tokens} | ${runs(row.median_ms)} | ${runs(row.p95_ms)} | ${runs(row.frame_median_ms)} | ${runs(row.frame_p95_ms)} |`);
   }
-  const big = ia.find((x) => x.longest_block_ms !== undefined);
-  lines.push('', `At ${big.tokens} tokens the longest main-thread block (PerformanceObserver \`longtask\`) was **${f(big.longest_block_ms, 0)} ms**, and input to frame ${f(big.input_to_frame_ms, 0)} ms.`, '');
+  lines.push('', `At ${big.tokens} tokens the longest main-thread block (PerformanceObserver \`longtask\`, from the input to a second after the frame, idle catch-up included) was **${runs(big.longest_block_ms, 0)} ms**, and input to frame ${runs(big.input_to_frame_ms, 0)} ms.`, '');
   const c = r.coldstart;
   lines.push('### Cold start (localhost, empty cache)', '', '| file | bytes | gzip -9 |', '|---|---:|---:|');
   for (const file of c.files) lines.push(`| ${file.file} | ${file.raw} | ${file.gzip} |`);
   lines.push(`| **total before the first render** | ${c.raw_total} | **${c.gzip_total}** (${(c.gzip_total / 1024).toFixed(1)} KB) |`, '',
-    `First heatmap on screen: median **${f(c.first_heatmap_ms_median, 0)} ms** after navigation start (${c.first_heatmap_ms_all.map((x) => x.toFixed(0)).join(', ')}).`, '');
+    `First heatmap on screen, ${c.first_heatmap_ms.runs.length} loads: median **${f(c.first_heatmap_ms.median, 0)} ms** after navigation start (${c.first_heatmap_ms.runs.map((x) => x.toFixed(0)).join(', ')}).`, '');
   const mem = r.memory;
   const last = Object.keys(mem).find((k) => k !== 'after_10');
   lines.push('### Memory (wasm heap, Node)', '', '| after | heap in use (bytes) | heap size | wasm memory | live embind handles |', '|---|---:|---:|---:|---:|');
@@ -102,19 +105,33 @@ export function report(r, root) {
 
   // Targets, honestly.
   const f32 = r.kernel.filter((k) => k.precision === 'f32');
-  const wasmVsNative = f32.filter((k) => k.n >= 256).map((k) => k.ms['native-sse2'] / k.ms['wasm-chromium']);
-  const tfVsWasm = f32.filter((k) => k.n <= 256).map((k) => k.ms['tfjs-wasm'] / k.ms['wasm-chromium']);
+  const wasmVsNative = r.kernel.filter((k) => k.n >= 64).map((k) => k.ms['native-sse2'] / k.ms['wasm-chromium']);
+  const tfVsWasm = f32.map((k) => k.ms['tfjs-wasm'] / k.ms['wasm-chromium']);
+  const tfVsWasm64 = f32.filter((k) => k.d === 64).map((k) => k.ms['tfjs-wasm'] / k.ms['wasm-chromium']);
+  const trainVsNative = r.training.map((t) => t.steps_per_second['wasm-chromium'] / t.steps_per_second.native);
   const p = (x) => (x ? 'met' : '**not yet**');
-  const at = (t) => ia.find((x) => x.tokens === t && x.p95_ms !== undefined);
-  lines.push('## Targets', '', '| target | measured | |', '|---|---|---|',
-    `| wasm ≥ 0.9× native SSE2 throughput, n ≥ 256, float32 | ${Math.min(...wasmVsNative).toFixed(2)}× to ${Math.max(...wasmVsNative).toFixed(2)}× | ${p(Math.min(...wasmVsNative) >= 0.9)} |`,
-    `| wasm ≥ 5× faster than TF.js wasm at every n ≤ 256 | ${Math.min(...tfVsWasm).toFixed(2)}× to ${Math.max(...tfVsWasm).toFixed(2)}× | ${p(Math.min(...tfVsWasm) >= 5)} |`,
-    `| input to frame p95 ≤ 16 ms at 32 tokens (work; wall clock ${f(at(32)?.frame_p95_ms, 1)} ms, the display's next frame included) | ${f(at(32)?.p95_ms, 1)} ms | ${p(at(32)?.p95_ms <= 16)} |`,
-    `| input to frame p95 ≤ 50 ms at 128 tokens (work; wall clock ${f(at(128)?.frame_p95_ms, 1)} ms) | ${f(at(128)?.p95_ms, 1)} ms | ${p(at(128)?.p95_ms <= 50)} |`,
-    `| no main-thread block > 100 ms at 512 tokens | ${f(big.longest_block_ms, 0)} ms | ${p(big.longest_block_ms <= 100)} |`,
-    `| ≤ 120 KB gzip before the first render | ${(c.gzip_total / 1024).toFixed(1)} KB | ${p(c.gzip_total <= 120 * 1024)} |`,
-    `| first render ≤ 300 ms on localhost | ${f(c.first_heatmap_ms_median, 0)} ms | ${p(c.first_heatmap_ms_median <= 300)} |`,
+  const range = (xs) => `${Math.min(...xs).toFixed(2)}× to ${Math.max(...xs).toFixed(2)}×`;
+  lines.push('## Targets', '', 'Page figures: the median of the runs (least–most); met only when the worst run meets the target.', '', '| target | measured | |', '|---|---|---|',
+    ...pageTargets(r).map(([target, figure, met]) => `| ${target} | ${figure} | ${p(met)} |`),
+    `| wasm ≥ 0.9× native SSE2 throughput at every size with n ≥ 64 | ${range(wasmVsNative)} | ${p(Math.min(...wasmVsNative) >= 0.9)} |`,
+    `| wasm faster than TF.js wasm at every size (float32) | ${range(tfVsWasm)} | ${p(Math.min(...tfVsWasm) > 1)} |`,
+    `| wasm ≥ 5× faster than TF.js wasm at d_model 64 | ${range(tfVsWasm64)} | ${p(Math.min(...tfVsWasm64) >= 5)} |`,
+    `| training in Chromium ≥ 0.9× native steps per second | ${range(trainVsNative)} | ${p(Math.min(...trainVsNative) >= 0.9)} |`,
     `| flat wasm heap across 10,000 recomputes | ${mem.after_10.heap_in_use} → ${mem[last].heap_in_use} bytes | ${p(mem.after_10.heap_in_use === mem[last].heap_in_use)} |`,
-    '', 'Run it again: `npm run bench` (about ten minutes; results in `bench/results/`).', '');
+    '', 'Run it again: `npm run bench` (results in `bench/results/`); the page part alone, with its targets: `npm run bench -- --only=page`. Where the milliseconds go: `npm run bench:profile -- edits 32` or `-- cold`.', '');
   writeFileSync(new URL('BENCHMARKS.md', root), lines.join('\n'));
+}
+
+/** The page's targets: [target, the figure measured, met], each met only when its worst run meets it. */
+export function pageTargets(r) {
+  const ia = r.interactive, c = r.coldstart;
+  const runs = (x, digits = 1) => `${f(x.median, digits)} ms (${f(x.min, digits)}–${f(x.max, digits)})`;
+  const at = (t) => ia.find((x) => x.tokens === t && x.p95_ms !== undefined);
+  const big = ia.find((x) => x.longest_block_ms !== undefined);
+  return [
+    ...[[32, 16], [128, 33]].filter(([t]) => at(t)).map(([t, ms]) => [`input to frame p95 ≤ ${ms} ms at ${t} tokens (work)`, runs(at(t).p95_ms), at(t).p95_ms.max <= ms]),
+    [`no main-thread block > 50 ms at ${big.tokens} tokens`, runs(big.longest_block_ms, 0), big.longest_block_ms.max <= 50],
+    ['first heatmap ≤ 300 ms on localhost', runs(c.first_heatmap_ms, 0), c.first_heatmap_ms.max <= 300],
+    ['≤ 120 KB gzip before the first render', `${(c.gzip_total / 1024).toFixed(1)} KB`, c.gzip_total <= 120 * 1024],
+  ];
 }

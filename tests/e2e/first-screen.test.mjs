@@ -131,3 +131,17 @@ test('per word: "the" keeps its row in any sentence, "dog" and "cat" differ', as
   assert.deepEqual(cat, core.run({ ...(await specOf(page)), sentence: 'the cat sat' }).X);
   await done(page);
 });
+
+test('a page that draws attention asks for the core\'s wasm once, from its first lines', async () => {
+  for (const path of ['', 'compare/', 'examples/']) {
+    const page = await env.page();
+    const before = env.server.requests.length;
+    await page.goto(env.base + path);
+    await ready(page);
+    const preload = await page.evaluate(() => document.querySelector('link[rel="preload"][as="fetch"]')?.href);
+    assert.match(preload ?? '', /\/assets\/attention-core-[\w-]+\.wasm$/, `${path || 'the page'} preloads the core`);
+    const fetched = env.server.requests.slice(before).filter((r) => /attention-core-[\w-]+\.wasm$/.test(r));
+    assert.deepEqual(fetched, [new URL(preload).pathname], `${path || 'the page'}: the core's own fetch takes up the preload`);
+    await done(page);
+  }
+});

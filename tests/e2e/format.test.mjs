@@ -2,9 +2,9 @@
 // learner reads in a cell, a legend, a derivation or an export, and the colour behind it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { importTS } from './typescript.mjs';
+import { importTSTree } from './typescript.mjs';
 
-const { short, full, tick, diverging, extent, colourOf, divergingColour, ink, viridis, SEQUENTIAL, step } = await importTS('web/src/ui/colour.ts');
+const { short, full, tick, diverging, extent, colourOf, divergingColour, ink, viridis, SEQUENTIAL, step } = await importTSTree('web/src/ui/colour.ts');
 
 test('short: 3 significant digits with a leading zero, the true minus, exponents only when tiny or huge', () => {
   const cases = [
@@ -62,6 +62,12 @@ test('diverging: 0 is neutral grey in each theme, +x and −x differ in hue at t
   assert.deepEqual(diverging(0), { kind: 'diverging', m: 1 });     // an all-zero matrix is all neutral
   assert.equal(extent([[1, -3], [2, Infinity]]), 3);
   assert.equal(extent([[1, -3], [2, 0.5]], [[1, 0], [1, 1]]), 2);  // masked cells do not count
+  // a matrix whose rows are not built yet (a large trace, unpacked lazily) is measured in its buffer, divided by its factor
+  const lazy = (numbers, at, rows, cols, factor) =>
+    Object.defineProperty(new Array(rows), Symbol.for('attention-playground.packed'), { value: { numbers: Float64Array.from(numbers), at, rows, cols, factor } });
+  assert.equal(extent(lazy([9, 1, -3, 2, Infinity], 1, 2, 2, 1)), 3);
+  assert.equal(extent(lazy([9, 1, -3, 2, 0.5], 1, 2, 2, 1), [[1, 0], [1, 1]]), 2);
+  assert.equal(extent([lazy([1, -8, 2, 4], 0, 2, 2, 2), [[1, 3]]]), 4);  // a stack of heads, one lazy
 });
 
 test('weights: 0 and 1 are the ends of viridis, in both themes, whatever the matrix holds', () => {

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load } from '../../dist/attention.js';
 import { start, cells, drawn, shownText, ready, done } from './harness.mjs';
-import { importTS } from './typescript.mjs';
+import { importTSTree } from './typescript.mjs';
 
 const core = await load();
-const { SEQUENTIAL, colourOf, diverging, extent, full, short } = await importTS('web/src/ui/colour.ts');
+const { SEQUENTIAL, colourOf, diverging, extent, full, short } = await importTSTree('web/src/ui/colour.ts');
 let env;
 before(async () => { env = await start(); });
 after(async () => { await env?.stop(); });
@@ -121,6 +121,33 @@ test('the picture of a large matrix is coloured like its table, and follows a ch
   await page.waitForFunction(() => document.querySelector('attention-playground').shadowRoot.querySelector('ap-heatmap[key="scores"]')
     .shadowRoot.querySelector('canvas.dark').getContext('2d').getImageData(0, 0, 1, 1).data[3] === 255);
   assert.deepEqual(await shownPixels(), expected('dark'));
+  await done(page);
+});
+
+test('a picture follows every edit: a small one in the next frame, a 300 x 300 one in a task of its own', async () => {
+  const words = (k) => Array.from({ length: 300 }, (_, i) => `w${(i * 7 + k) % 41}`).join('+');
+  const page = await open(`#heads=1&d_model=8&sentence=${words(0)}`, { colorScheme: 'light' });
+  const at = [[0, 0], [5, 17], [150, 149], [299, 3]];
+  const shows = async (key) => {
+    const trace = core.run(await specOf(page));
+    const scale = key === 'weights' ? SEQUENTIAL : diverging(extent(trace.X));
+    const cells = at.filter(([, j]) => j < (key === 'X' ? 8 : 300));
+    const expected = cells.map(([i, j]) => colourOf(key === 'weights' ? trace.weights[0][i][j] : trace.X[i][j], scale, 'light'));
+    await page.locator(`ap-heatmap[key="${key}"]`).first().scrollIntoViewIfNeeded();  // a picture off screen is painted when it comes on
+    await page.waitForFunction(({ key, cells, expected }) => {
+      const map = document.querySelector('attention-playground').shadowRoot.querySelector(`ap-heatmap[key="${key}"]`);
+      const canvas = map?.shadowRoot.querySelector('canvas[data-scheme="light"]');
+      if (!canvas || canvas.width === 0) return false;
+      const px = cells.map(([i, j]) => [...canvas.getContext('2d').getImageData(j, i, 1, 1).data.slice(0, 3)]);
+      return JSON.stringify(px) === JSON.stringify(expected);
+    }, { key, cells, expected }, { timeout: 15000 });
+  };
+  await drawn(page.locator('ap-heatmap[key="weights"]').first());
+  await shows('weights');  // 90,000 cells: painted in a task of its own
+  await shows('X');        // 300 x 8: painted in the frame
+  await page.locator('#c-seed').fill('7');  // the same words, new numbers
+  await shows('weights');
+  await shows('X');
   await done(page);
 });
 

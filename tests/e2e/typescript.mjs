@@ -1,18 +1,13 @@
 // A module of web/src loaded straight from its TypeScript source, so Node tests can call the
-// page's own functions without a build. importTS takes a module that imports nothing;
-// importTSTree also follows its relative imports (.ts sources and .json tables), each module
-// inlined as a data: URL, since a data: module cannot resolve a relative path itself.
+// page's own functions without a build. importTSTree follows its relative imports (.ts
+// sources, .js modules and .json tables), each module inlined as a data: URL, since a data:
+// module cannot resolve a relative path itself.
 import { readFileSync, existsSync } from 'node:fs';
 import ts from 'typescript';
 
 const transpile = (source) =>
   ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText;
 const dataURL = (js) => `data:text/javascript;base64,${Buffer.from(js).toString('base64')}`;
-
-export async function importTS(path) {
-  const source = readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
-  return import(dataURL(transpile(source)));
-}
 
 /** The module at `url` (a .ts file, or .json) as a data: URL with its relative imports inlined. */
 function inlined(url) {

@@ -1,11 +1,35 @@
 // The JS face of one instantiated core (shared by the page's module and its Web Worker):
 // every call is JSON in, plain objects out, so no embind handle ever reaches the caller.
+import { PACKED } from './packed.js';
+
 // A packed trace back to the plain one: every {"@": offset, "shape": [rows, cols]} (or [n])
-// in the skeleton becomes nested arrays of the numbers it points to.
+// in the skeleton becomes nested arrays of the numbers it points to. The rows of a matrix of
+// more than LAZY_CELLS numbers are built when first read (a getter that puts the row in its
+// place): at 512 tokens a trace holds millions of numbers, and building them all at once held
+// the page for a tenth of a second, though a heatmap off screen reads none of its rows until
+// it is drawn; such a matrix is marked PACKED, and a picture or a colour range reads the buffer.
+const LAZY_CELLS = 16384;
+
 export function unpack({ skeleton, numbers }) {
   const row = (at, n) => {
     const out = new Array(n);  // filled by a loop: several times faster than Array.from here
     for (let i = 0; i < n; i++) out[i] = numbers[at + i];
+    return out;
+  };
+  const rowsOf = (at, rows, cols) => {
+    const out = new Array(rows);
+    if (rows * cols <= LAZY_CELLS) {
+      for (let r = 0; r < rows; r++) out[r] = row(at + r * cols, cols);
+      return out;
+    }
+    for (let r = 0; r < rows; r++) {
+      Object.defineProperty(out, r, { configurable: true, enumerable: true, get() {
+        const value = row(at + r * cols, cols);
+        Object.defineProperty(out, r, { value, configurable: true, enumerable: true, writable: true });
+        return value;
+      } });
+    }
+    Object.defineProperty(out, PACKED, { value: { numbers, at, rows, cols, factor: 1 } });
     return out;
   };
   const walk = (v) => {
@@ -13,7 +37,7 @@ export function unpack({ skeleton, numbers }) {
     if (v === null || typeof v !== 'object') return v;
     if ('@' in v) {
       const [rows, cols] = v.shape;
-      return cols === undefined ? row(v['@'], rows) : Array.from({ length: rows }, (_, r) => row(v['@'] + r * cols, cols));
+      return cols === undefined ? row(v['@'], rows) : rowsOf(v['@'], rows, cols);
     }
     for (const k of Object.keys(v)) v[k] = walk(v[k]);
     return v;

@@ -9,6 +9,8 @@
 // own diverging ramp (0 is light grey on a light page, dark grey on a dark one); viridis reads
 // on both.
 
+import { PACKED, type Packed } from '../core/packed.js';
+
 export type RGB = [number, number, number];
 export type Scheme = 'light' | 'dark';
 
@@ -27,13 +29,28 @@ export function diverging(m: number): Scale {
  *  scores of four heads are a million numbers, measured on every keystroke. */
 export function extent(values: unknown, masked?: number[][]): number {
   let m = 0;
+  // a matrix whose rows are not built yet: its numbers, read where they lie
+  const packed = (v: unknown, mask?: number[][]) => {
+    const p = (v as { [PACKED]?: Packed } | null)?.[PACKED];
+    if (!p) return false;
+    for (let i = 0; i < p.rows; i++) {
+      const row = mask?.[i], at = p.at + i * p.cols;
+      for (let j = 0; j < p.cols; j++) {
+        if (row?.[j] === 0) continue;
+        const a = Math.abs(p.numbers[at + j] / p.factor);
+        if (a > m && a !== Infinity) m = a;
+      }
+    }
+    return true;
+  };
   const walk = (v: unknown): void => {
     if (typeof v === 'number') { const a = Math.abs(v); if (a > m && a !== Infinity) m = a; return; }
-    if (!Array.isArray(v)) return;
+    if (!Array.isArray(v) || packed(v)) return;
     if (typeof v[0] !== 'number') { for (const x of v) walk(x); return; }
     for (let j = 0; j < v.length; j++) { const a = Math.abs(v[j]); if (a > m && a !== Infinity) m = a; }
   };
   if (masked && Array.isArray(values)) {
+    if (packed(values, masked)) return m;
     const rows = values as number[][];
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i], mask = masked[i];

@@ -6,9 +6,13 @@
 import { css as style, html, nothing, type PropertyValues } from 'lit';
 import { SEQUENTIAL, bytes, diverging, extent, gradientStyle, short, full, swatchOf, type Scale, type Scheme } from './colour.js';
 import { DeferredElement } from './deferred.js';
+import { PACKED, type Packed } from '../core/packed.js';
 import { EDITING_STYLES, GridEditor } from './grid-editing.js';
 
 const CANVAS_CELLS = 576;  // 24 x 24: beyond it, DOM cells cost more than they show
+// A picture past 256 x 256 takes tens of milliseconds to paint: each is painted in a task of its
+// own, so neither the update that asked for it nor the other pictures wait behind it.
+const OWN_TASK_CELLS = 65536;
 
 export interface CellEvent { key: string; head: number; row: number; col: number }
 
@@ -150,24 +154,39 @@ export class Heatmap extends DeferredElement {
   }
 
   // One canvas per theme the scale has colours for, the theme showing its own (a variable of
-  // THEME), so a picture follows a change of theme. Only the one on screen is painted now; the
-  // other is painted when it appears (its box grows from nothing).
+  // THEME), so a picture follows a change of theme. A canvas is painted when the resize
+  // observer sees it with a size: the one on screen in the coming frame (asking its style here
+  // would force the page's style to be computed once per heatmap), the other when it appears
+  // (its box grows from nothing).
   private stale = new Set<Element>();
   private appearing: ResizeObserver | null = null;
 
   private paint() {
-    this.appearing ??= typeof ResizeObserver === 'undefined' ? null : new ResizeObserver((entries) => {
+    const canvases = this.renderRoot.querySelectorAll('canvas');
+    if (typeof ResizeObserver === 'undefined') return canvases.forEach((c) => this.paintSoon(c));
+    this.appearing ??= new ResizeObserver((entries) => {
       for (const e of entries) {
-        if (e.contentRect.width > 0 && this.stale.delete(e.target)) this.paintCanvas(e.target as HTMLCanvasElement);
+        if (e.contentRect.width > 0 && this.stale.delete(e.target)) this.paintSoon(e.target as HTMLCanvasElement);
       }
     });
-    this.appearing?.disconnect();  // canvases of an earlier render may be gone
+    this.appearing.disconnect();  // canvases of an earlier render may be gone
     this.stale.clear();
-    for (const canvas of this.renderRoot.querySelectorAll('canvas')) {
-      this.appearing?.observe(canvas);
-      if (this.appearing && getComputedStyle(canvas).display === 'none') this.stale.add(canvas);
-      else { this.stale.delete(canvas); this.paintCanvas(canvas); }
+    for (const canvas of canvases) {
+      this.stale.add(canvas);
+      this.appearing.observe(canvas);
     }
+  }
+
+  private pending = new Set<HTMLCanvasElement>();
+
+  private paintSoon(canvas: HTMLCanvasElement) {
+    if (this.cellCount() <= OWN_TASK_CELLS) return this.paintCanvas(canvas);
+    if (this.pending.has(canvas)) return;  // the task to come paints the latest matrix
+    this.pending.add(canvas);
+    setTimeout(() => {
+      this.pending.delete(canvas);
+      if (canvas.isConnected) this.paintCanvas(canvas);
+    }, 0);
   }
 
   private paintCanvas(canvas: HTMLCanvasElement) {
@@ -180,8 +199,10 @@ export class Heatmap extends DeferredElement {
     if (!ctx) return;
     const lut = bytes(scale.kind, canvas.dataset.scheme as Scheme);
     const img = ctx.createImageData(cols, rows), data = img.data;
+    const packed = (this.matrix as number[][] & { [PACKED]?: Packed })[PACKED];  // read where they lie: no row is built
     for (let i = 0; i < rows; i++) {
-      const row = this.matrix[i], mask = this.masked?.[i];
+      const row = packed ? packed.numbers.subarray(packed.at + i * cols, packed.at + (i + 1) * cols) : this.matrix[i], mask = this.masked?.[i];
+      const divide = packed ? packed.factor : 1;
       // the table step of v is v * a + b, clamped (what step() in colour.ts computes, inlined for speed)
       const a = scale.kind === 'diverging' ? half / scale.m : last / (tops ? tops[i].top : 1);
       const b = scale.kind === 'diverging' ? half : 0, top = scale.kind === 'diverging' ? 2 * half : last;
@@ -190,7 +211,7 @@ export class Heatmap extends DeferredElement {
         if (mask && mask[j] === 0) {
           data[o] = data[o + 1] = data[o + 2] = 128;
         } else {
-          const k = Math.round(row[j] * a + b);
+          const k = Math.round((row[j] / divide) * a + b);
           const t = 3 * (k >= 0 ? (k <= top ? k : top) : k < 0 ? 0 : b);  // NaN: the middle (diverging) or the low end
           data[o] = lut[t]; data[o + 1] = lut[t + 1]; data[o + 2] = lut[t + 2];
         }

@@ -3,6 +3,7 @@
 // the walkthrough. It computes no attention math itself.
 import { LitElement, css as style, html, nothing, type TemplateResult } from 'lit';
 import { load, unpack, type AttentionCore, type Spec } from '../core/attention.js';
+import { PACKED, type Packed } from '../core/packed.js';
 import { background } from '../core/background.js';
 import { MATRIX_KEYS, SETTINGS, applies, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../state/settings.js';
 import { PRESETS, type Preset } from '../state/presets.js';
@@ -50,6 +51,8 @@ const BACKGROUND_CELLS = 400_000;
  *  million numbers, and a heatmap off screen does not read its rows until it is drawn. */
 function dividedLazily(m: Matrix, factor: number): Matrix {
   const out: Matrix = new Array(m.length);
+  const packed = (m as Matrix & { [PACKED]?: Packed })[PACKED];
+  if (packed) Object.defineProperty(out, PACKED, { value: { ...packed, factor: packed.factor * factor } });
   for (let i = 0; i < m.length; i++) {
     Object.defineProperty(out, i, { configurable: true, enumerable: true, get() {
       const row = m[i].map((v) => v / factor);

@@ -1,0 +1,153 @@
+// npm run bench:profile -- [cold|edits|long] [tokens]: where the page's main-thread milliseconds go.
+// Records Chromium's trace (through Playwright) while the page starts (cold) or while a typist
+// edits a sentence of `tokens` words every 100 ms (edits), then prints the renderer main
+// thread's self time by trace event, for the whole window and, for edits, for the slowest 5%
+// of edits (the tail the p95 target is about); long types `tokens` words at once (512: the
+// longest-block target) and lists every task over 10 ms.
+import { chromium } from 'playwright-core';
+import { serve } from '../tests/e2e/serve.mjs';
+import { CHROMIUM } from '../tests/e2e/harness.mjs';
+import { editSentence } from './page-edits.mjs';
+
+const [mode = 'edits', tokensArg = '32'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const tokens = Number(tokensArg);
+const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink', 'blink.user_timing', 'toplevel', 'disabled-by-default-v8.gc'];
+
+/** Self time (ms) per event name on one thread, for complete events inside [from, to] (µs). */
+function selfTimes(events, from = -Infinity, to = Infinity) {
+  const xs = events.filter((e) => e.ph === 'X' && e.dur !== undefined && e.ts >= from && e.ts + e.dur <= to)
+    .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const self = new Map();
+  const stack = [];
+  const close = (until) => {
+    while (stack.length && stack.at(-1).end <= until) stack.pop();
+  };
+  for (const e of xs) {
+    close(e.ts);
+    const name = e.name === 'FunctionCall' || e.name === 'v8.callFunction' ? 'script (FunctionCall)' : e.name;
+    self.set(name, (self.get(name) ?? 0) + e.dur / 1000);
+    if (stack.length) {
+      const parent = stack.at(-1);
+      self.set(parent.name, self.get(parent.name) - e.dur / 1000);
+    }
+    stack.push({ name, end: e.ts + e.dur });
+  }
+  return [...self].filter(([, ms]) => ms > 0.05).sort((a, b) => b[1] - a[1]);
+}
+
+/** Self time by JS function (V8's sampling profiler) while act() runs. */
+async function sampled(page, act) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  await act();
+  const { profile } = await cdp.send('Profiler.stop');
+  const byFunction = new Map();
+  const dt = (profile.endTime - profile.startTime) / 1000 / profile.samples.length;
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map(profile.nodes.flatMap((n) => (n.children ?? []).map((c) => [c, n.id])));
+  const name = (id) => {
+    const { functionName, url, lineNumber } = nodes.get(id).callFrame;
+    return `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
+  };
+  const callers = new Map();  // function -> the chain of its three nearest callers -> ms
+  for (const id of profile.samples) {
+    const key = name(id);
+    byFunction.set(key, (byFunction.get(key) ?? 0) + dt);
+    const chain = [];
+    for (let p = parent.get(id); p !== undefined && chain.length < 7; p = parent.get(p)) chain.push(name(p).split(' ')[0]);
+    const mine = callers.get(key) ?? new Map();
+    callers.set(key, mine.set(chain.join(' < '), (mine.get(chain.join(' < ')) ?? 0) + dt));
+  }
+  return [...byFunction].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1])
+    .map(([k, ms], i) => [i < 8 ? `${k}  <- ${[...callers.get(k)].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([c, t]) => `${c} (${t.toFixed(0)})`).join('; ')}` : k, ms]);
+}
+
+/** The tasks longer than `over` ms: start (ms from `start`) + duration, and the most self time inside. */
+function tasks(mainEvents, start, over) {
+  console.log(`\ntasks over ${over} ms: start ms + duration ms, the most self time inside`);
+  for (const e of mainEvents.filter((e) => e.ph === 'X' && e.name === 'RunTask' && e.dur > over * 1000)) {
+    const inside = selfTimes(mainEvents, e.ts, e.ts + e.dur).slice(0, 5).map(([n, ms]) => `${n} ${ms.toFixed(0)}`).join(', ');
+    console.log(`  ${((e.ts - start) / 1000).toFixed(0)} + ${(e.dur / 1000).toFixed(0)}: ${inside}`);
+  }
+}
+
+const print = (title, rows, top = 18) => {
+  const total = rows.reduce((s, [, ms]) => s + ms, 0);
+  console.log(`\n${title}: ${total.toFixed(1)} ms of main-thread self time`);
+  for (const [name, ms] of rows.slice(0, top)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
+};
+
+// Types n words into the page's sentence at once (run inside the page).
+function typeAtOnce(n) {
+  const el = document.querySelector('attention-playground');
+  const input = el.shadowRoot.querySelector('#c-sentence');
+  performance.mark('long-start');
+  input.value = Array.from({ length: n }, (_, i) => `w${i % 97}`).join(' ');
+  input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+}
+
+const server = await serve();
+const browser = await chromium.launch(CHROMIUM);
+const opened = async (hash) => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(`${server.base}#${hash}`);
+  await page.locator('ap-heatmap[key="weights"]').first().waitFor();
+  return page;
+};
+const startHash = mode === 'edits'
+  ? `heads=4&d_model=64&sentence=${encodeURIComponent(Array.from({ length: tokens }, (_, i) => `w${(i * 7) % 50}`).join(' '))}`
+  : 'heads=4&d_model=64';
+try {
+  const page = mode === 'cold' ? await browser.newPage({ viewport: { width: 1400, height: 900 } }) : await opened(startHash);
+  await browser.startTracing(page, { categories: CATEGORIES });
+  let edits = [];
+  if (mode === 'cold') {
+    await page.goto(server.base);
+    await page.locator('ap-heatmap').first().waitFor();
+    await page.waitForTimeout(500);
+  } else if (mode === 'long') {
+    await page.evaluate(typeAtOnce, tokens);
+    await page.waitForTimeout(2500);
+  } else {
+    edits = await page.evaluate(editSentence, { edits: 100, tokens, marks: true });
+  }
+  const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' &&
+    events.some((x) => x.pid === e.pid && (x.name === 'ParseHTML' || x.name === 'EventDispatch')));
+  const mainEvents = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
+  const first = Math.min(...mainEvents.filter((e) => e.ts > 0).map((e) => e.ts));
+  if (mode === 'cold') {
+    print('cold start, navigation to 500 ms after the first heatmap', selfTimes(mainEvents));
+    tasks(mainEvents, first, 5);
+    const fresh = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    print('script self time by function, navigation to the first heatmap (sampled)', await sampled(fresh, async () => {
+      await fresh.goto(server.base);
+      await fresh.locator('ap-heatmap').first().waitFor();
+    }), 30);
+  } else if (mode === 'long') {
+    const start = mainEvents.find((e) => e.name === 'long-start')?.ts ?? first;
+    print(`${tokens} tokens typed at once, the next 2.5 s`, selfTimes(mainEvents, start));
+    tasks(mainEvents, start, 10);
+    const fresh = await opened(startHash);
+    print(`script self time by function, ${tokens} tokens typed at once (sampled)`, await sampled(fresh, async () => {
+      await fresh.evaluate(typeAtOnce, tokens);
+      await fresh.waitForTimeout(2500);
+    }), 25);
+  } else {
+    // the edits' own marks, in the trace's clock
+    const marks = mainEvents.filter((e) => e.name.startsWith('edit-') && (e.ph === 'R' || e.ph === 'I' || e.ph === 'n' || e.ph === 'b'));
+    const at = Object.fromEntries(marks.map((e) => [e.name, e.ts]));
+    const windows = edits.map((t, k) => ({ k, work: t.work, from: at[`edit-${k + 1}-start`], to: at[`edit-${k + 1}-painted`] })).filter((w) => w.from && w.to);
+    const sum = new Map();
+    for (const w of windows) for (const [n, ms] of selfTimes(mainEvents, w.from, w.to)) sum.set(n, (sum.get(n) ?? 0) + ms);
+    print(`all ${windows.length} edits at ${tokens} tokens`, [...sum].sort((a, b) => b[1] - a[1]));
+    print('script self time by function over 100 more edits (sampled)', await sampled(page, () => page.evaluate(editSentence, { edits: 100, tokens })), 30);
+    const slow = [...windows].sort((a, b) => b.work - a.work).slice(0, Math.max(1, Math.ceil(windows.length / 20)));
+    for (const w of slow) print(`edit ${w.k + 1} (work ${w.work.toFixed(1)} ms)`, selfTimes(mainEvents, w.from, w.to), 10);
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
