@@ -117,7 +117,7 @@ try {
   const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' &&
     events.some((x) => x.pid === e.pid && (x.name === 'ParseHTML' || x.name === 'EventDispatch')));
   const mainEvents = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
-  const first = Math.min(...mainEvents.filter((e) => e.ts > 0).map((e) => e.ts));
+  const first = mainEvents.reduce((m, e) => (e.ts > 0 && e.ts < m ? e.ts : m), Infinity);
   if (mode === 'cold') {
     print('cold start, navigation to 500 ms after the first heatmap', selfTimes(mainEvents));
     tasks(mainEvents, first, 5);

@@ -75,6 +75,12 @@ test('a large packed trace unpacks to the same numbers, each row built when firs
   assert.equal(Object.getOwnPropertyDescriptor(weights, 7).get, undefined, 'a row read once is kept');
   assert.equal(lazy.Q[Symbol.for('attention-playground.packed')], undefined, 'a small matrix is built at once');
   assert.deepEqual(JSON.parse(JSON.stringify(lazy)), core.run(spec));
+  // trace() is the same, each large matrix holding a copy of its own numbers
+  const traced = core.trace(spec);
+  core.run({ sentence: 'other numbers now fill the core\'s memory', heads: 2, d_model: 8 });
+  assert.equal(traced.weights[0][Symbol.for('attention-playground.packed')].numbers.length, 200 * 200);
+  assert.deepEqual(JSON.parse(JSON.stringify(traced)), core.run(spec));
+  assert.deepEqual(core.trace('{"heads": 3}'), core.run('{"heads": 3}'), 'an error is the same error');
 });
 
 test('a bad spec returns the CLI\'s message as a value', () => {

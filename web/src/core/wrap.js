@@ -8,28 +8,33 @@ import { PACKED } from './packed.js';
 // place): at 512 tokens a trace holds millions of numbers, and building them all at once held
 // the page for a tenth of a second, though a heatmap off screen reads none of its rows until
 // it is drawn; such a matrix is marked PACKED, and a picture or a colour range reads the buffer.
+// With `own`, numbers is a view into the wasm memory that dies with the next call: each large
+// matrix keeps a copy of its own numbers. One copy of the whole buffer per keystroke cost more
+// than the run at 128 tokens (Chromium maps a fresh buffer over 1 MB and faults in every page);
+// a matrix's own is smaller, and the small ones are built into rows at once.
 const LAZY_CELLS = 16384;
 
-export function unpack({ skeleton, numbers }) {
-  const row = (at, n) => {
+export function unpack({ skeleton, numbers }, { own = false } = {}) {
+  const row = (src, at, n) => {
     const out = new Array(n);  // filled by a loop: several times faster than Array.from here
-    for (let i = 0; i < n; i++) out[i] = numbers[at + i];
+    for (let i = 0; i < n; i++) out[i] = src[at + i];
     return out;
   };
   const rowsOf = (at, rows, cols) => {
     const out = new Array(rows);
     if (rows * cols <= LAZY_CELLS) {
-      for (let r = 0; r < rows; r++) out[r] = row(at + r * cols, cols);
+      for (let r = 0; r < rows; r++) out[r] = row(numbers, at + r * cols, cols);
       return out;
     }
+    const mine = own ? numbers.slice(at, at + rows * cols) : numbers, base = own ? 0 : at;
     for (let r = 0; r < rows; r++) {
       Object.defineProperty(out, r, { configurable: true, enumerable: true, get() {
-        const value = row(at + r * cols, cols);
+        const value = row(mine, base + r * cols, cols);
         Object.defineProperty(out, r, { value, configurable: true, enumerable: true, writable: true });
         return value;
       } });
     }
-    Object.defineProperty(out, PACKED, { value: { numbers, at, rows, cols, factor: 1 } });
+    Object.defineProperty(out, PACKED, { value: { numbers: mine, at: base, rows, cols, factor: 1 } });
     return out;
   };
   const walk = (v) => {
@@ -37,7 +42,7 @@ export function unpack({ skeleton, numbers }) {
     if (v === null || typeof v !== 'object') return v;
     if ('@' in v) {
       const [rows, cols] = v.shape;
-      return cols === undefined ? row(v['@'], rows) : rowsOf(v['@'], rows, cols);
+      return cols === undefined ? row(numbers, v['@'], rows) : rowsOf(v['@'], rows, cols);
     }
     for (const k of Object.keys(v)) v[k] = walk(v[k]);
     return v;
@@ -55,6 +60,14 @@ export function wrap(core) {
       const numbers = new Float64Array(core.packed_numbers());  // a copy: the view dies with the buffer
       core.drop_packed();
       return { skeleton, numbers };
+    },
+    trace: (spec) => {
+      const skeleton = JSON.parse(core.run_packed(text(spec ?? {})));
+      try {
+        return unpack({ skeleton, numbers: core.packed_numbers() }, { own: true });  // read before the view dies
+      } finally {
+        core.drop_packed();
+      }
     },
     random: ({ seed = 42, dist = 'uniform', rows = 1, cols = 1 } = {}) => {
       const r = call(core.random, { seed, dist, rows, cols });

@@ -5,7 +5,7 @@
 // the online softmax). Every trace comes from the core; this element only lays them out and
 // subtracts.
 import { css as style, html, nothing } from 'lit';
-import { load, unpack, type AttentionCore, type EntropyCurve, type SelfTrace, type Spec } from '../core/attention.js';
+import { load, type AttentionCore, type EntropyCurve, type SelfTrace, type Spec } from '../core/attention.js';
 import { SETTINGS, toSpec, type SettingDef, type State } from '../state/settings.js';
 import { THEME } from './theme.js';
 import { settingControl } from './control.js';
@@ -98,7 +98,7 @@ export class AttentionCompare extends TableElement {
     const specs: Spec[] = [], traces: Array<Record<string, any>> = [];
     for (const side of sides) {
       specs.push(this.specOf(side, traces[0]));
-      traces.push(unpack(core.runPacked(specs[specs.length - 1])) as Record<string, any>);
+      traces.push(core.trace(specs[specs.length - 1]) as Record<string, any>);
     }
     const bad = traces.find((t) => t.error)?.error;
     this.error = bad ?? null;

@@ -2,7 +2,7 @@
 // of settings, see state/settings.ts), asks the core for a trace on every change, and draws
 // the walkthrough. It computes no attention math itself.
 import { LitElement, css as style, html, nothing, type TemplateResult } from 'lit';
-import { load, unpack, type AttentionCore, type Spec } from '../core/attention.js';
+import { load, type AttentionCore, type Spec } from '../core/attention.js';
 import { PACKED, type Packed } from '../core/packed.js';
 import { background } from '../core/background.js';
 import { MATRIX_KEYS, SETTINGS, applies, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../state/settings.js';
@@ -271,7 +271,7 @@ export class AttentionPlayground extends LitElement {
    *  has its own place in its queue); null when a newer spec of this element replaced it. */
   private run(spec: Spec, then: (result: Json | null) => void) {
     const core = this.core!;
-    const here = () => unpack(core.runPacked(spec)) as Json;
+    const here = () => core.trace(spec) as Json;
     const work = core.work(spec);
     this.busy = 'cells' in work && work.cells >= BACKGROUND_CELLS;  // a refused spec is refused at once
     if (!this.busy) return then(here());
