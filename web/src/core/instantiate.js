@@ -7,7 +7,12 @@ function base64Bytes(dataUrl) {
   return Uint8Array.from(globalThis.Buffer.from(b64, 'base64'));
 }
 
+// What a page began compiling before its scripts ran (early.js): url -> Promise<Module | null>.
+const EARLY = Symbol.for('attention-playground.early');
+
 export async function instantiate(wasmUrl, imports) {
+  const module = await globalThis[EARLY]?.get(wasmUrl.href);
+  if (module) return { module, instance: await WebAssembly.instantiate(module, imports) };
   if (wasmUrl.protocol === 'data:') return WebAssembly.instantiate(base64Bytes(wasmUrl.href), imports);
   if (wasmUrl.protocol === 'file:') {
     const fs = 'node:fs/promises';  // a variable, so browser bundlers leave it alone

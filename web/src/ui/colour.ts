@@ -29,18 +29,22 @@ export function diverging(m: number): Scale {
  *  scores of four heads are a million numbers, measured on every keystroke. */
 export function extent(values: unknown, masked?: number[][]): number {
   let m = 0;
-  // a matrix whose rows are not built yet: its numbers, read where they lie
+  // a matrix whose rows are not built yet: its numbers, read where they lie (at 512 tokens the
+  // scores of four heads are a million numbers: the largest |x| first, divided once)
   const packed = (v: unknown, mask?: number[][]) => {
     const p = (v as { [PACKED]?: Packed } | null)?.[PACKED];
     if (!p) return false;
+    const numbers = p.numbers;
+    let top = 0;
     for (let i = 0; i < p.rows; i++) {
       const row = mask?.[i], at = p.at + i * p.cols;
       for (let j = 0; j < p.cols; j++) {
-        if (row?.[j] === 0) continue;
-        const a = Math.abs(p.numbers[at + j] / p.factor);
-        if (a > m && a !== Infinity) m = a;
+        const a = Math.abs(numbers[at + j]);
+        if (a > top && a !== Infinity && !(row && row[j] === 0)) top = a;
       }
     }
+    const scaled = top / Math.abs(p.factor);
+    if (scaled > m && scaled !== Infinity) m = scaled;
     return true;
   };
   const walk = (v: unknown): void => {

@@ -225,6 +225,7 @@ export class AttentionPlayground extends LitElement {
   }
 
   private onHashChange = () => {
+    clearTimeout(this.hashTimer);  // the link opened now is what the address says
     if (!this.useHash) { if (this.readOwnHash()) this.compute(); return; }
     if (location.hash.slice(1) !== toHash(this.state, this.overrides)) { this.readHash(); this.compute(); }
   };
@@ -293,10 +294,12 @@ export class AttentionPlayground extends LitElement {
     }
     if (this.useHash) {
       // Written when typing pauses: replaceState costs milliseconds, and browsers throttle it.
+      // Not over a link opened meanwhile: its hashchange, still to come, reads it.
       clearTimeout(this.hashTimer);
+      const seen = location.hash;
       this.hashTimer = setTimeout(() => {
         const hash = toHash(this.state, this.overrides);
-        if (location.hash.slice(1) !== hash) history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
+        if (location.hash === seen && location.hash.slice(1) !== hash) history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
       }, 150);
     }
     this.dispatchEvent(new CustomEvent('trace', { detail: { spec: wanted, trace: this.error ? null : this.trace, error: this.error } }));
