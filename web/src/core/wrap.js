@@ -1,6 +1,6 @@
 // The JS face of one instantiated core (shared by the page's module and its Web Worker):
 // every call is JSON in, plain objects out, so no embind handle ever reaches the caller.
-import { PACKED } from './packed.js';
+import { PACKED, lazyRows } from './packed.js';
 
 // A packed trace back to the plain one: every {"@": offset, "shape": [rows, cols]} (or [n])
 // in the skeleton becomes nested arrays of the numbers it points to. The rows of a matrix of
@@ -21,19 +21,9 @@ export function unpack({ skeleton, numbers }, { own = false } = {}) {
     return out;
   };
   const rowsOf = (at, rows, cols) => {
-    const out = new Array(rows);
-    if (rows * cols <= LAZY_CELLS) {
-      for (let r = 0; r < rows; r++) out[r] = row(numbers, at + r * cols, cols);
-      return out;
-    }
+    if (rows * cols <= LAZY_CELLS) return Array.from({ length: rows }, (_, r) => row(numbers, at + r * cols, cols));
     const mine = own ? numbers.slice(at, at + rows * cols) : numbers, base = own ? 0 : at;
-    for (let r = 0; r < rows; r++) {
-      Object.defineProperty(out, r, { configurable: true, enumerable: true, get() {
-        const value = row(mine, base + r * cols, cols);
-        Object.defineProperty(out, r, { value, configurable: true, enumerable: true, writable: true });
-        return value;
-      } });
-    }
+    const out = lazyRows(rows, (r) => row(mine, base + r * cols, cols));
     Object.defineProperty(out, PACKED, { value: { numbers: mine, at: base, rows, cols, factor: 1 } });
     return out;
   };
@@ -53,22 +43,20 @@ export function unpack({ skeleton, numbers }, { own = false } = {}) {
 export function wrap(core) {
   const text = (value) => (typeof value === 'string' ? value : JSON.stringify(value));
   const call = (fn, value) => JSON.parse(fn(text(value)));
+  // The packed trace: its skeleton, and its numbers as a view into the heap that dies at
+  // drop_packed(), so use() reads or copies them first.
+  const packed = (spec, use) => {
+    const skeleton = JSON.parse(core.run_packed(text(spec ?? {})));
+    try {
+      return use(skeleton, core.packed_numbers());
+    } finally {
+      core.drop_packed();
+    }
+  };
   return {
     run: (spec) => call(core.run, spec ?? {}),
-    runPacked: (spec) => {
-      const skeleton = JSON.parse(core.run_packed(text(spec ?? {})));
-      const numbers = new Float64Array(core.packed_numbers());  // a copy: the view dies with the buffer
-      core.drop_packed();
-      return { skeleton, numbers };
-    },
-    trace: (spec) => {
-      const skeleton = JSON.parse(core.run_packed(text(spec ?? {})));
-      try {
-        return unpack({ skeleton, numbers: core.packed_numbers() }, { own: true });  // read before the view dies
-      } finally {
-        core.drop_packed();
-      }
-    },
+    runPacked: (spec) => packed(spec, (skeleton, view) => ({ skeleton, numbers: new Float64Array(view) })),
+    trace: (spec) => packed(spec, (skeleton, view) => unpack({ skeleton, numbers: view }, { own: true })),
     random: ({ seed = 42, dist = 'uniform', rows = 1, cols = 1 } = {}) => {
       const r = call(core.random, { seed, dist, rows, cols });
       return r.error ? r : r.values;

@@ -3,7 +3,7 @@
 // the walkthrough. It computes no attention math itself.
 import { LitElement, css as style, html, nothing, type TemplateResult } from 'lit';
 import { load, type AttentionCore, type Spec } from '../core/attention.js';
-import { PACKED, type Packed } from '../core/packed.js';
+import { PACKED, lazyRows, type Packed } from '../core/packed.js';
 import { background } from '../core/background.js';
 import { MATRIX_KEYS, SETTINGS, applies, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../state/settings.js';
 import { PRESETS, type Preset } from '../state/presets.js';
@@ -50,16 +50,9 @@ const BACKGROUND_CELLS = 400_000;
 /** m ÷ factor, each row divided when it is first read: at 512 tokens and 4 heads that is a
  *  million numbers, and a heatmap off screen does not read its rows until it is drawn. */
 function dividedLazily(m: Matrix, factor: number): Matrix {
-  const out: Matrix = new Array(m.length);
+  const out: Matrix = lazyRows(m.length, (i) => m[i].map((v) => v / factor));
   const packed = (m as Matrix & { [PACKED]?: Packed })[PACKED];
   if (packed) Object.defineProperty(out, PACKED, { value: { ...packed, factor: packed.factor * factor } });
-  for (let i = 0; i < m.length; i++) {
-    Object.defineProperty(out, i, { configurable: true, enumerable: true, get() {
-      const row = m[i].map((v) => v / factor);
-      Object.defineProperty(out, i, { value: row, enumerable: true, writable: false });
-      return row;
-    } });
-  }
   return out;
 }
 
