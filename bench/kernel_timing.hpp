@@ -1,8 +1,9 @@
 #pragma once
 // Times the attention kernel the same way in every build (native SSE2, native -march=native,
 // wasm in Node, wasm in Chromium): seeded inputs, one warm-up, then the median of repeated runs.
-// A run repeats the kernel until it lasts at least a millisecond, because browsers coarsen
-// their clocks (to 0.1 ms in Chromium without cross-origin isolation).
+// A run repeats the kernel until it lasts at least 10 ms, because browsers coarsen their
+// clocks (to 0.1 ms in Chromium without cross-origin isolation): 1% at most, where a 1 ms run
+// was off by up to 10%.
 #include <algorithm>
 #include <chrono>
 #include <string>
@@ -56,12 +57,13 @@ Timing time_kernel(long n, long d, long heads, int min_runs, double min_seconds)
   };
   batch_ms(3);  // warm-up: allocates the workspace, lets a JIT tier up
   int batch = 1;
-  while (batch_ms(batch) < 1.0 && batch < (1 << 16)) batch *= 2;
+  constexpr double kBatchMs = 10;
+  while (batch_ms(batch) < kBatchMs && batch < (1 << 16)) batch *= 2;
   std::vector<double> ms;
   double total = 0;
   while (static_cast<int>(ms.size()) < min_runs || (total < min_seconds * 1000 && ms.size() < 200)) {
     const double dt = batch_ms(batch);
-    if (dt < 0.5 && batch < (1 << 20)) {  // the batch was sized during a hiccup: too short for the clock
+    if (dt < kBatchMs / 2 && batch < (1 << 20)) {  // the batch was sized during a hiccup: too short for the clock
       batch *= 2;
       ms.clear();
       total = 0;

@@ -32,3 +32,17 @@ export async function editSentence({ edits, tokens, marks = false }) {
   }
   return out;
 }
+
+/** Opens the playground at `hash` and waits until it has settled: every view drawn, the ones
+ *  off screen included (they draw in idle time after the first screen), so that what is timed
+ *  next is the edit, not the rest of the page's load. */
+export async function openSettled(browser, base, hash) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(`${base}#${hash}`);
+  await page.waitForFunction(() => {
+    const views = [...(document.querySelector('attention-playground')?.shadowRoot?.querySelectorAll('ap-heatmap') ?? [])];
+    return views.some((v) => v.getAttribute('key') === 'weights') && views.every((v) => !v.deferred && v.hasUpdated && !v.isUpdatePending);
+  });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))));
+  return page;
+}

@@ -7,7 +7,7 @@
 import { chromium } from 'playwright-core';
 import { serve } from '../tests/e2e/serve.mjs';
 import { CHROMIUM } from '../tests/e2e/harness.mjs';
-import { editSentence } from './page-edits.mjs';
+import { editSentence, openSettled } from './page-edits.mjs';
 
 const [mode = 'edits', tokensArg = '32'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const tokens = Number(tokensArg);
@@ -90,12 +90,7 @@ function typeAtOnce(n) {
 
 const server = await serve();
 const browser = await chromium.launch(CHROMIUM);
-const opened = async (hash) => {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(`${server.base}#${hash}`);
-  await page.locator('ap-heatmap[key="weights"]').first().waitFor();
-  return page;
-};
+const opened = (hash) => openSettled(browser, server.base, hash);
 const startHash = mode === 'edits'
   ? `heads=4&d_model=64&sentence=${encodeURIComponent(Array.from({ length: tokens }, (_, i) => `w${(i * 7) % 50}`).join(' '))}`
   : 'heads=4&d_model=64';

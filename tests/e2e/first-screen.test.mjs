@@ -103,6 +103,22 @@ test('on a phone the first matrix is on the first screen and the settings are fo
   await done(page);
 });
 
+test('the first screen draws what is on it: a matrix far below waits in a place of its size, and shows the core\'s numbers when reached', async () => {
+  const page = await env.page({ viewport: { width: 1280, height: 800 } });
+  await page.addInitScript(() => { window.requestIdleCallback = () => 0; });  // no idle time: only being reached draws a view
+  await page.goto(env.base + '#heads=2&d_model=8');
+  await page.locator('ap-heatmap[key="X"] td[data-row]').first().waitFor();
+  const output = page.locator('ap-heatmap[key="output"]');
+  const waiting = await output.evaluate((el) => ({ cells: el.shadowRoot.querySelectorAll('td').length, height: el.getBoundingClientRect().height }));
+  assert.equal(waiting.cells, 0, 'not drawn while far below');
+  await output.scrollIntoViewIfNeeded();
+  await output.locator('td[data-row]').first().waitFor();
+  const height = await output.evaluate((el) => el.getBoundingClientRect().height);
+  assert.ok(Math.abs(height - waiting.height) < 0.25 * height, `held ${waiting.height}px for a matrix of ${height}px`);
+  assert.deepEqual(await cells(page, 'output'), core.run(await specOf(page)).output);
+  await done(page);
+});
+
 test('the Embed step says the words make no difference to the numbers', async () => {
   const page = await open();
   const note = page.locator('#step-embed .embed-note');

@@ -123,6 +123,41 @@ test('on the page, the flow view draws only when reached; a token chip or a row 
   await done(page);
 });
 
+test('a pasted long text: its first chips stay in a box of five lines, the first matrix stays on the first screen, any token is followed by its position', async () => {
+  const page = await env.page({ viewport: { width: 1280, height: 800 } });
+  const words = Array.from({ length: 300 }, (_, i) => `w${i}`);
+  await page.goto(env.base + `#sentence=${words.join('+')}`);
+  await ready(page);
+  const strip = page.locator('.tokens[part="tokens"]');
+  const box = await strip.boundingBox();
+  assert.ok(box.height < 170, `the chips take ${box.height}px`);
+  assert.equal(await page.locator('.tokens button.token').count(), 96);
+  const x = await page.locator('ap-heatmap[key="X"]').boundingBox();
+  assert.ok(x.y < 800 - 100, `X starts at ${x.y}px`);
+  const trace = await page.locator('attention-playground').evaluate((el) => el.trace);
+  const followed = async (i) => {
+    await page.waitForFunction((i) => document.querySelector('attention-playground').shadowRoot.querySelector('ap-flow')
+      .shadowRoot.querySelector('button.pick[aria-pressed="true"]')?.dataset.index === String(i), i);
+    const flow = await flowOf(page);
+    assert.deepEqual([flow.token, flow.output], [i, trace.heads[0][i]]);
+  };
+  // the last chip, scrolled to in its box
+  await page.click('.tokens button[data-index="95"]');
+  await followed(95);
+  // a token past the chips, by its position; a position that is none is said beside the field
+  const position = page.locator('p.more input');
+  assert.match(await page.locator('p.more').innerText(), /^and 204 more: follow the token at position/);
+  await position.fill('300');
+  await position.press('Enter');
+  assert.match(await page.locator('p.more .message').innerText(), /^300 is not a position here: 0 to 299$/);
+  assert.equal(await position.getAttribute('aria-invalid'), 'true');
+  await position.fill('250');
+  await position.press('Enter');
+  assert.equal(await page.locator('p.more .message').count(), 0);
+  await followed(250);
+  await done(page);
+});
+
 test('a clicked weight lights up its row of Q and row of K in place, and the panel stands beside it', async () => {
   const page = await env.page({ viewport: { width: 1280, height: 900 } });
   await page.goto(env.base + '#sentence=the+cat+sat+on+the+mat&heads=2&d_model=8');

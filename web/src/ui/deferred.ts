@@ -1,7 +1,7 @@
-// Views that draw only while on screen. Off screen, an update is put off and done in idle
-// time, a few per slot, so that none stays stale for long: a page of twenty matrices and an
-// arc view then costs, per keystroke, what the two or three in view cost, and no long task
-// blocks typing.
+// Views that draw only while on screen. Off screen, an update (the first one too) is put off
+// and done in idle time, a few per slot, so that none stays stale for long: a page of twenty
+// matrices and an arc view then costs, per keystroke, what the two or three in view cost, and
+// no long task blocks typing.
 import { LitElement, type PropertyValues } from 'lit';
 
 export class DeferredElement extends LitElement {
@@ -37,12 +37,29 @@ export class DeferredElement extends LitElement {
     return false;
   }
 
+  /** Roughly the size it will draw at, [width, height] in px: held while its first drawing
+   *  waits, so that the views after it are not pulled on screen by a view of no size. */
+  protected estimate(): [number, number] {
+    return [0, 0];
+  }
+
+  // The first drawing waits too: the observer's first report, right after the coming layout,
+  // draws the views on screen, and idle time the others (a page's first screen then costs what
+  // its visible views cost, not what all of them do).
   protected shouldUpdate(changed: PropertyValues) {
-    const now = !this.hasUpdated || this.onScreen || this.catchUp || !this.observer || this.urgent(changed);
+    // (a first update lists every property set so far: none of them is urgent yet)
+    const now = this.onScreen || this.catchUp || !this.observer || (this.hasUpdated && this.urgent(changed));
     this.catchUp = false;
     this.deferred = !now;
     if (!now) later(this);
+    if (!this.hasUpdated) this.holdPlace(!now);
     return now;
+  }
+
+  private holdPlace(hold: boolean) {
+    const [width, height] = hold ? this.estimate() : [0, 0];
+    this.style.minWidth = width ? `min(${width}px, 100%)` : '';
+    this.style.minHeight = height ? `${height}px` : '';
   }
 }
 

@@ -14,6 +14,9 @@ const CANVAS_CELLS = 576;  // 24 x 24: beyond it, DOM cells cost more than they 
 // own, so neither the update that asked for it nor the other pictures wait behind it.
 const OWN_TASK_CELLS = 65536;
 
+/** CSS pixels per cell of a picture: about 256 px along its longer side, 1 to 8 per cell. */
+const pixelSize = (rows: number, cols: number) => Math.max(1, Math.min(8, Math.floor(256 / Math.max(rows, cols))));
+
 export interface CellEvent { key: string; head: number; row: number; col: number }
 
 export class Heatmap extends DeferredElement {
@@ -153,6 +156,16 @@ export class Heatmap extends DeferredElement {
     if (this.pictured()) this.paint();
   }
 
+  protected estimate(): [number, number] {
+    const rows = this.matrix.length, cols = this.matrix[0]?.length ?? 0;
+    if (this.pictured()) {
+      const size = pixelSize(rows, cols);
+      return [Math.max(cols * size + 8, 280), rows * size + 48];  // at least the title's width; + title and legend
+    }
+    const cell = this.showNumbers() ? [45, 23] : [11, 11];  // a cell of numbers at 0.72rem, or a small one, + spacing
+    return [cols * cell[0] + 50, rows * cell[1] + 66];      // + row labels; + column labels, title and legend
+  }
+
   // One canvas per theme the scale has colours for, the theme showing its own (a variable of
   // THEME), so a picture follows a change of theme. A canvas is painted when the resize
   // observer sees it with a size: the one on screen in the coming frame (asking its style here
@@ -251,7 +264,7 @@ export class Heatmap extends DeferredElement {
           @click=${() => (this.relative = !this.relative)}>row-relative</button>` : nothing;
     const title = html`<div class="title">${this.label}<small>${this.caption || `${rows} × ${cols}`}</small>${relative}${toggle}</div>`;
     if (this.pictured()) {
-      const size = Math.max(1, Math.min(8, Math.floor(256 / Math.max(rows, cols))));
+      const size = pixelSize(rows, cols);
       const schemes: Scheme[] = scale.kind === 'diverging' ? ['light', 'dark'] : ['light'];
       return html`<div class="frame">${title}
         ${schemes.map((scheme) => html`<canvas class=${schemes.length > 1 ? scheme : ''} data-scheme=${scheme} role="img"

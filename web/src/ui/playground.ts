@@ -63,6 +63,9 @@ const without = (overrides: Partial<Spec>, refused: string[]) =>
 // Narrower than this (in the element's own width), the controls fold under the results. The
 // styles say the same with container queries (`@container (width < 760px)` below); the number
 // is here for what only script can do: folding the settings into a disclosure.
+// Token chips shown; the tokens past them are followed by their position. At 512 tokens the
+// chips' layout and text alone took a 45 ms frame.
+const CHIPS = 96;
 const NARROW = 760;
 const FEW_CONTROLS = 3;
 const START_HERE = 'Start here: type any sentence. Every step below recomputes as you type.';
@@ -83,7 +86,7 @@ export class AttentionPlayground extends LitElement {
     toolbar: { type: Boolean }, presets: { type: Boolean }, focusToken: { type: Number, attribute: 'focus-token' },
     shareText: { state: true }, numpyText: { state: true }, busy: { state: true }, stale: { state: true },
     substituted: { state: true }, offerSpec: { state: true }, narrow: { type: Boolean, reflect: true },
-    settingsOpen: { state: true },
+    settingsOpen: { state: true }, positionError: { state: true },
   };
 
   static get observedAttributes() {
@@ -116,6 +119,7 @@ export class AttentionPlayground extends LitElement {
   offerSpec = false;   // the link is too long to open: the spec is offered as a file
   narrow = false;      // the element is phone-wide: results first, the settings folded away
   settingsOpen = false;  // the folded settings are open
+  positionError = '';  // the position typed to follow a token past the chips is not one
   // By the element's width, not the window's: an embed in a narrow column is a phone too.
   private resizer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver((entries) => {
     const narrow = entries[entries.length - 1].contentRect.width < NARROW;
@@ -371,6 +375,20 @@ export class AttentionPlayground extends LitElement {
     this.reveal = true;
   }
 
+  // One listener for the strip, not one per chip (a pasted text brings hundreds of chips).
+  private onChip = (e: Event) => {
+    const index = (e.target as HTMLElement).closest<HTMLElement>('button.token')?.dataset.index;
+    if (index !== undefined) this.follow(Number(index), true);
+  };
+
+  private onPosition = (e: Event) => {
+    const input = e.target as HTMLInputElement, n = (this.trace?.tokens as string[] | undefined)?.length ?? 0;
+    const i = Number(input.value);
+    this.positionError = Number.isInteger(i) && i >= 0 && i < n && input.value.trim() !== '' ? ''
+      : `${clip(input.value, 20) || 'an empty field'} is not a position here: 0 to ${n - 1}`;
+    if (!this.positionError) this.follow(i, true);
+  };
+
   /** Follows token i in the flow view; from the token chips, the view comes into sight too. */
   private follow(i: number, show = false) {
     this.focusToken = i;
@@ -601,8 +619,9 @@ export class AttentionPlayground extends LitElement {
     const scale = opts.scale ?? scaleOf(t, key);
     // The picture file is coloured as the heatmap is at the moment it is asked for (row-relative or not).
     const relative = (e: Event) => Boolean((e.target as HTMLElement).closest('.matrix')?.querySelector('ap-heatmap')?.hasAttribute('relative'));
+    // key as an attribute: a heatmap not drawn yet reflects none, and is still found by its key
     return html`<div class="matrix">
-      <ap-heatmap .key=${key} .label=${opts.label ?? key} .matrix=${matrix} .head=${opts.head ?? 0} .caption=${opts.caption ?? ''}
+      <ap-heatmap key=${key} .label=${opts.label ?? key} .matrix=${matrix} .head=${opts.head ?? 0} .caption=${opts.caption ?? ''}
         .rows=${opts.rows ?? tokens} .cols=${opts.cols ?? []} .masked=${opts.masked} .scale=${scale} .selected=${sel} .lit=${lit}
         ?editable=${EDITABLE.has(key)} ?clickable=${['scores', 'weights', 'output'].includes(key)} ?highlight=${this.highlighted.includes(key)}></ap-heatmap>
       ${this.exportMenu((f, e) => this.exportMatrix(f, {
@@ -815,10 +834,14 @@ export class AttentionPlayground extends LitElement {
     const header = title || presets;
     const tokens = (this.trace?.tokens ?? []) as string[];
     const following = Math.min(this.focusToken, tokens.length - 1);
+    const chipped = tokens.slice(0, CHIPS), past = tokens.length - chipped.length;
     const chips = this.tracedMode()
-      ? tokens.map((t, i) => html`<span class="token" title="position ${i}">${t}</span>`)
-      : tokens.map((t, i) => html`<button class="token" data-index=${i} title="position ${i}: follow it below" aria-pressed=${i === following ? 'true' : 'false'}
-          @click=${() => this.follow(i, true)}>${t}</button>`);
+      ? chipped.map((t, i) => html`<span class="token" title="position ${i}">${t}</span>`)
+      : chipped.map((t, i) => html`<button class="token" data-index=${i} title="position ${i}: follow it below" aria-pressed=${i === following ? 'true' : 'false'}>${t}</button>`);
+    const more = past <= 0 ? nothing : this.tracedMode() ? html`<p class="more">and ${past} more tokens</p>`
+      : html`<p class="more"><label>and ${past} more: follow the token at position <input type="number" min="0" max=${tokens.length - 1} step="1"
+          .value=${String(following)} aria-invalid=${this.positionError ? 'true' : 'false'} @change=${this.onPosition}></label>${this.positionError
+        ? html` <span class="message" role="alert">${this.positionError}</span>` : nothing}</p>`;
     return html`<div class="frame">
       ${header ? html`<div class="header" part="header">
         ${title ? html`<div class="title" part="title" role="heading" aria-level="2">Attention Playground</div>` : nothing}
@@ -841,7 +864,7 @@ export class AttentionPlayground extends LitElement {
           ${!this.ready && !this.loadError ? html`<p class="hint">Loading the attention core…</p>` : nothing}
           <p class="hint busy" role="status">${this.busy ? 'Computing the new trace in the background…' : ''}</p>
           ${this.trace ? html`
-            ${view ? nothing : html`<div class="tokens" part="tokens" role="group" aria-label="Tokens">${this.tracedMode() ? nothing : html`<span class="what">Follow one token:</span>`}${chips}</div>`}
+            ${view ? nothing : html`<div class="tokens" part="tokens" role="group" aria-label="Tokens" @click=${this.onChip}>${this.tracedMode() ? nothing : html`<span class="what">Follow one token:</span>`}${chips}</div>${more}`}
             ${view || !this.trace.source_tokens ? nothing : html`<div class="tokens source" role="group" aria-label="Source tokens"><span class="side">source</span>
               ${(this.trace.source_tokens as string[]).map((w, j) => html`<span class="token" title="source position ${j}">${w}</span>`)}</div>`}
             ${view || this.compact ? nothing : html`<p class="hint">Click a cell of the scores, the weights or the output to see how it is computed.</p>`}
@@ -869,6 +892,11 @@ export class AttentionPlayground extends LitElement {
     .busy { margin: 0 0 0.4rem; }
     .busy:empty { margin: 0; }
     .tokens { display: flex; flex-wrap: wrap; gap: 0.3rem; margin-bottom: 0.8rem; }
+    /* a long text's chips scroll in five lines rather than push every matrix off the first screen */
+    .tokens[part='tokens'] { max-height: 9.5rem; overflow-y: auto; padding: 2px; }
+    .more { font-size: 0.8rem; color: var(--ap-muted); margin: -0.4rem 0 0.8rem; }
+    .more input { width: 5.5em; font: inherit; color: var(--ap-fg); background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 6px; padding: 0.1rem 0.3rem; }
+    .more input[aria-invalid='true'] { border-color: var(--ap-error); }
     .token { font-family: var(--ap-mono); font-size: 0.85rem; background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 6px; padding: 0.1rem 0.45rem; }
     .tokens .what { font-size: 0.8rem; font-weight: 600; color: var(--ap-muted); align-self: center; }
     button.token[aria-pressed='true'] { background: var(--ap-fg); color: var(--ap-bg); border-color: var(--ap-fg); }
