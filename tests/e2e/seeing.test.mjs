@@ -145,6 +145,9 @@ test('a picture follows every edit: a small one in the next frame, a 300 x 300 o
   await drawn(page.locator('ap-heatmap[key="weights"]').first());
   await shows('weights');  // 90,000 cells: painted in a task of its own
   await shows('X');        // 300 x 8: painted in the frame
+  // each side about 256 px: the 8 columns of X are 8 px wide each, not 1 px (300 rows)
+  const box = await page.locator('ap-heatmap[key="X"] canvas[data-scheme="light"]').boundingBox();
+  assert.deepEqual([box.width, box.height], [64, 300]);
   await page.locator('#c-seed').fill('7');  // the same words, new numbers
   await shows('weights');
   await shows('X');

@@ -14,8 +14,12 @@ const CANVAS_CELLS = 576;  // 24 x 24: beyond it, DOM cells cost more than they 
 // own, so neither the update that asked for it nor the other pictures wait behind it.
 const OWN_TASK_CELLS = 65536;
 
-/** CSS pixels per cell of a picture: about 256 px along its longer side, 1 to 8 per cell. */
-const pixelSize = (rows: number, cols: number) => Math.max(1, Math.min(8, Math.floor(256 / Math.max(rows, cols))));
+/** A picture's CSS size [width, height]: about 256 px along each side, 1 to 8 px per cell, so
+ *  that a tall matrix of few columns (X at 300 tokens by 4) is not a strip a few pixels wide. */
+const pictureSize = (rows: number, cols: number) => {
+  const cell = (n: number) => Math.max(1, Math.min(8, Math.floor(256 / n)));
+  return [cols * cell(cols), rows * cell(rows)];
+};
 
 export interface CellEvent { key: string; head: number; row: number; col: number }
 
@@ -159,8 +163,8 @@ export class Heatmap extends DeferredElement {
   protected estimate(): [number, number] {
     const rows = this.matrix.length, cols = this.matrix[0]?.length ?? 0;
     if (this.pictured()) {
-      const size = pixelSize(rows, cols);
-      return [Math.max(cols * size + 8, 280), rows * size + 48];  // at least the title's width; + title and legend
+      const [width, height] = pictureSize(rows, cols);
+      return [Math.max(width + 8, 280), height + 48];  // at least the title's width; + title and legend
     }
     const cell = this.showNumbers() ? [45, 23] : [11, 11];  // a cell of numbers at 0.72rem, or a small one, + spacing
     return [cols * cell[0] + 50, rows * cell[1] + 66];      // + row labels; + column labels, title and legend
@@ -264,12 +268,12 @@ export class Heatmap extends DeferredElement {
           @click=${() => (this.relative = !this.relative)}>row-relative</button>` : nothing;
     const title = html`<div class="title">${this.label}<small>${this.caption || `${rows} × ${cols}`}</small>${relative}${toggle}</div>`;
     if (this.pictured()) {
-      const size = pixelSize(rows, cols);
+      const [width, height] = pictureSize(rows, cols);
       const schemes: Scheme[] = scale.kind === 'diverging' ? ['light', 'dark'] : ['light'];
       return html`<div class="frame">${title}
         ${schemes.map((scheme) => html`<canvas class=${schemes.length > 1 ? scheme : ''} data-scheme=${scheme} role="img"
           aria-label="${this.label}: ${rows} by ${cols} heatmap, too large for numbers"
-          style="width:${cols * size}px;height:${rows * size}px" @click=${this.onCanvasClick}></canvas>`)}
+          style="width:${width}px;height:${height}px" @click=${this.onCanvasClick}></canvas>`)}
         ${this.legend(scale, tops !== null)}</div>`;
     }
     const numbers = this.showNumbers();
