@@ -24,10 +24,10 @@ std::string bench_kernel(long n, long d, long heads, const std::string& precisio
 double float_agreement(long n, long d, long heads) {
   attention::Workspace<double> wd;
   attention::Matrix exact;
-  bench::KernelInputs<double>(n, d).run(heads, wd, exact);
+  bench::KernelInputs<double>(n, d, heads).run(wd, exact);
   attention::Workspace<float> wf;
   attention::MatrixT<float> approx;
-  bench::KernelInputs<float>(n, d).run(heads, wf, approx);
+  bench::KernelInputs<float>(n, d, heads).run(wf, approx);
   return (approx.cast<double>() - exact).cwiseAbs().maxCoeff() / std::max(1.0, exact.cwiseAbs().maxCoeff());
 }
 

@@ -1,5 +1,7 @@
 #include "attention/parameters.hpp"
 
+#include <cstdint>
+#include <optional>
 #include <unordered_map>
 
 #include "attention/rng.hpp"
@@ -52,11 +54,40 @@ Matrix draw(NumpyRandom& rng, const InitSpec& init, long rows, long cols) {
   return Matrix();
 }
 
-// Draws a matrix whether or not the spec gives it, so one explicit matrix never shifts the
-// stream of the others.
-Matrix draw_or(NumpyRandom& rng, const InitSpec& init, long rows, long cols, const std::optional<Matrix>& given) {
-  Matrix m = draw(rng, init, rows, cols);
-  return given ? *given : m;
+// The matrices drawn before the vocabulary's vectors (the weights) depend on the seed, the
+// inits and their shapes alone, never on the sentence: while a learner types they are the same
+// on every run. The last such draw is kept, with the stream just after it, and a run with the
+// same key starts from there; at d_model 512 drawing them was three quarters of a run. A draw
+// of more than kMaxKeptNumbers (8 MB) is not kept, so the heap stays small between runs.
+struct KeptDraw {
+  std::vector<std::uint64_t> key;  // seed, inits, then rows, cols, drawn, embedding per shape
+  std::vector<Matrix> drawn;       // the drawn shapes' matrices, in order
+  std::optional<NumpyRandom> after;
+};
+constexpr long kMaxKeptNumbers = 1L << 20;
+
+std::vector<Matrix> draw_weights(const Spec& s, const std::vector<ParameterShape>& shapes, NumpyRandom& rng) {
+  std::vector<std::uint64_t> key = {s.seed, static_cast<std::uint64_t>(s.weight_init.kind), s.weight_init.high,
+                                    static_cast<std::uint64_t>(s.embedding_init.kind), s.embedding_init.high};
+  for (const auto& m : shapes) {
+    if (m.after_embeddings) continue;
+    key.insert(key.end(), {static_cast<std::uint64_t>(m.rows), static_cast<std::uint64_t>(m.cols), m.drawn, m.embedding});
+  }
+  thread_local KeptDraw kept;
+  if (kept.after && kept.key == key) {
+    rng = *kept.after;
+    return kept.drawn;
+  }
+  std::vector<Matrix> drawn;
+  long numbers = 0;
+  for (const auto& m : shapes) {
+    if (m.after_embeddings || !m.drawn) continue;
+    drawn.push_back(draw(rng, m.embedding ? s.embedding_init : s.weight_init, m.rows, m.cols));
+    numbers += m.rows * m.cols;
+  }
+  if (numbers <= kMaxKeptNumbers) kept = {std::move(key), drawn, rng};
+  else kept = {};
+  return drawn;
 }
 
 }  // namespace
@@ -70,16 +101,18 @@ Parameters draw_parameters(const Spec& s) {
   const long d = s.d_model;
   const bool ed = s.mode == Mode::encoder_decoder;
 
+  // A matrix is drawn whether or not the spec gives it, so one explicit matrix never shifts
+  // the stream of the others.
   const std::vector<ParameterShape> shapes = parameter_shapes(s);
-  const auto draw_shapes = [&](bool after_embeddings) {
-    for (const auto& m : shapes) {
-      if (m.after_embeddings != after_embeddings) continue;
-      const InitSpec& init = m.embedding ? s.embedding_init : s.weight_init;
-      if (m.drawn) p.*(m.kept) = draw_or(rng, init, m.rows, m.cols, s.*(m.given));
-      else if (s.*(m.given)) p.*(m.kept) = s.*(m.given);
-    }
+  std::vector<Matrix> weights = draw_weights(s, shapes, rng);
+  const auto place = [&](const ParameterShape& m, Matrix* drawn) {
+    if (s.*(m.given)) p.*(m.kept) = s.*(m.given);
+    else if (drawn) p.*(m.kept) = std::move(*drawn);
   };
-  draw_shapes(false);
+  std::size_t next_weight = 0;
+  for (const auto& m : shapes) {
+    if (!m.after_embeddings) place(m, m.drawn ? &weights[next_weight++] : nullptr);
+  }
 
   // One vector per distinct word, so a repeated word is the same vector (seed 004).
   const std::optional<Matrix>& given = ed ? s.annotations : s.X;
@@ -102,7 +135,11 @@ Parameters draw_parameters(const Spec& s) {
   };
   p.X = given ? *given : rows_of(s.tokens);
   if (s.mode == Mode::cross) p.X_source = s.X_source ? *s.X_source : rows_of(s.source_tokens);
-  draw_shapes(true);
+  for (const auto& m : shapes) {
+    if (!m.after_embeddings) continue;
+    Matrix drawn = m.drawn ? draw(rng, m.embedding ? s.embedding_init : s.weight_init, m.rows, m.cols) : Matrix();
+    place(m, m.drawn ? &drawn : nullptr);
+  }
   return p;
 }
 

@@ -180,13 +180,15 @@ TEST_CASE("the benchmark kernel computes what the trace shows", "[attention][ker
     const auto& p = t.parameters;
     attention::Workspace<double> ws;
     Matrix out;
-    attention::attention_forward<double>(p.X, *p.W_q, *p.W_k, *p.W_v, p.W_o ? &*p.W_o : nullptr, spec.heads, ws, out);
+    const attention::KernelWeights<double> wd(*p.W_q, *p.W_k, *p.W_v, p.W_o ? &*p.W_o : nullptr, spec.heads);
+    attention::attention_forward<double>(p.X, wd, ws, out);
     CHECK((out - t.output).cwiseAbs().maxCoeff() < 1e-12);
     attention::Workspace<float> wf;
     attention::MatrixT<float> of;
     const attention::MatrixT<float> Wo = p.W_o ? p.W_o->cast<float>() : attention::MatrixT<float>();
-    attention::attention_forward<float>(p.X.cast<float>(), p.W_q->cast<float>(), p.W_k->cast<float>(), p.W_v->cast<float>(),
-                                        p.W_o ? &Wo : nullptr, spec.heads, wf, of);
+    const attention::KernelWeights<float> w32(p.W_q->cast<float>(), p.W_k->cast<float>(), p.W_v->cast<float>(),
+                                              p.W_o ? &Wo : nullptr, spec.heads);
+    attention::attention_forward<float>(p.X.cast<float>(), w32, wf, of);
     CHECK((of.cast<double>() - t.output).cwiseAbs().maxCoeff() < 1e-4);
   }
 }

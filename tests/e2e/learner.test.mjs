@@ -158,6 +158,34 @@ test('a pasted long text: its first chips stay in a box of five lines, the first
   await done(page);
 });
 
+test('typing at d_model 256: the weights, which do not change, are not drawn again; what the sentence changes is', async () => {
+  const page = await env.page({ viewport: { width: 1280, height: 800 } });
+  await page.goto(env.base + '#d_model=256&sentence=the+cat');
+  await ready(page);
+  for (const key of ['X', 'W_q', 'W_k', 'W_v']) await drawn(page.locator(`ap-heatmap[key="${key}"]`));
+  await page.locator('attention-playground').evaluate((el) => {
+    window.draws = {};
+    for (const v of el.shadowRoot.querySelectorAll('ap-heatmap')) {
+      const key = v.getAttribute('key'), updated = v.updated.bind(v);
+      v.updated = (changed) => { window.draws[key] = (window.draws[key] ?? 0) + 1; updated(changed); };
+    }
+  });
+  const before = await page.locator('ap-heatmap[key="W_q"]').evaluate((el) => el.shadowRoot.querySelector('canvas'));
+  assert.ok(before, 'W_q (256 x 256) is a picture');
+  await page.locator('#c-sentence').press('End');
+  await page.locator('#c-sentence').pressSequentially(' sat');
+  await page.waitForFunction(() => document.querySelector('attention-playground').trace.tokens.length === 3);
+  await drawn(page.locator('ap-heatmap[key="X"]'));
+  await page.waitForTimeout(300);  // time for any late redraw to show up in the count
+  const draws = await page.evaluate(() => window.draws);
+  for (const key of ['W_q', 'W_k', 'W_v']) assert.equal(draws[key], undefined, `${key} drawn again: ${JSON.stringify(draws)}`);
+  assert.ok(draws.X >= 1, `X not drawn again: ${JSON.stringify(draws)}`);
+  const shown = await page.locator('attention-playground').evaluate((el) => ({ X: el.trace.X, W_q: el.trace.W_q }));
+  const expected = core.trace({ d_model: 256, sentence: 'the cat sat' });
+  assert.deepEqual(shown, { X: expected.X, W_q: expected.W_q });
+  await done(page);
+});
+
 test('a clicked weight lights up its row of Q and row of K in place, and the panel stands beside it', async () => {
   const page = await env.page({ viewport: { width: 1280, height: 900 } });
   await page.goto(env.base + '#sentence=the+cat+sat+on+the+mat&heads=2&d_model=8');

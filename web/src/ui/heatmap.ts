@@ -21,13 +21,23 @@ const pictureSize = (rows: number, cols: number) => {
   return [cols * cell(cols), rows * cell(rows)];
 };
 
+// The page builds labels, selections and scales afresh on every render; compared by content, a
+// view whose matrix is the same object as before (unchanged numbers, see core/unchanged.js)
+// is not drawn again while a learner types.
+const differentList = (a?: readonly unknown[], b?: readonly unknown[]) =>
+  a !== b && (!a || !b || a.length !== b.length || a.some((x, i) => x !== b[i]));
+const differentScale = (a?: Scale, b?: Scale) =>
+  a !== b && (!a || !b || a.kind !== b.kind || (a.kind === 'diverging' && b.kind === 'diverging' && a.m !== b.m));
+
 export interface CellEvent { key: string; head: number; row: number; col: number }
 
 export class Heatmap extends DeferredElement {
   static properties = {
     key: { type: String, reflect: true }, label: { type: String }, caption: { type: String },
-    matrix: { attribute: false }, rows: { attribute: false }, cols: { attribute: false },
-    masked: { attribute: false }, scale: { attribute: false }, selected: { attribute: false }, lit: { attribute: false }, relative: { type: Boolean, reflect: true },
+    matrix: { attribute: false }, rows: { attribute: false, hasChanged: differentList }, cols: { attribute: false, hasChanged: differentList },
+    masked: { attribute: false }, scale: { attribute: false, hasChanged: differentScale },
+    selected: { attribute: false, hasChanged: differentList }, lit: { attribute: false, hasChanged: differentList },
+    relative: { type: Boolean, reflect: true },
     head: { type: Number }, editable: { type: Boolean }, clickable: { type: Boolean },
     highlight: { type: Boolean, reflect: true }, numbers: { type: String }, newRow: { type: Number },
     focusRow: { state: true }, focusCol: { state: true }, editing: { state: true }, editError: { state: true },

@@ -4,6 +4,7 @@
 import { LitElement, css as style, html, nothing, type TemplateResult } from 'lit';
 import { load, type AttentionCore, type Spec } from '../core/attention.js';
 import { PACKED, lazyRows, type Packed } from '../core/packed.js';
+import { keepUnchanged } from '../core/unchanged.js';
 import { background } from '../core/background.js';
 import { MATRIX_KEYS, SETTINGS, applies, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../state/settings.js';
 import { PRESETS, type Preset } from '../state/presets.js';
@@ -283,7 +284,7 @@ export class AttentionPlayground extends LitElement {
       this.stale = this.trace !== null;
     } else {
       this.error = refusal;
-      this.trace = result;
+      this.trace = keepUnchanged(this.trace, result);  // views of unchanged numbers are not drawn again
       this.traced = spec;
       this.stale = false;
       this.substituted = refused;

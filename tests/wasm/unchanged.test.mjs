@@ -1,0 +1,44 @@
+// keepUnchanged (web/src/core/unchanged.js): a new trace takes the previous trace's objects for
+// the matrices whose numbers did not change, and only for those.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from '../../dist/attention.js';
+import { keepUnchanged } from '../../web/src/core/unchanged.js';
+import { PACKED } from '../../web/src/core/packed.js';
+
+const core = await load();
+
+test('typing keeps the weights objects and replaces what the sentence changes', () => {
+  const before = core.trace({ sentence: 'the cat sat', heads: 2, d_model: 8 });
+  const after = core.trace({ sentence: 'the cat sat down', heads: 2, d_model: 8 });
+  const expected = structuredClone(after);
+  const shared = keepUnchanged(before, after);
+  for (const k of ['W_q', 'W_k', 'W_v', 'W_o']) assert.equal(shared[k], before[k], k);
+  for (const k of ['X', 'Q', 'output']) assert.notEqual(shared[k], before[k], k);
+  assert.notEqual(shared.weights[0], before.weights[0]);
+  assert.deepEqual(shared, expected);  // the numbers are the new trace's, wherever they come from
+});
+
+test('large matrices are compared in their packed numbers, without building their rows', () => {
+  const before = core.trace({ sentence: 'one two', d_model: 256 });
+  const after = core.trace({ sentence: 'one two three', d_model: 256 });
+  assert.ok(after.W_q[PACKED], 'a 256 x 256 matrix is lazy');
+  const shared = keepUnchanged(before, after);
+  assert.equal(shared.W_q, before.W_q);
+  assert.equal(Object.getOwnPropertyDescriptor(after.W_q, 0).get !== undefined, true, 'no row was built');
+  assert.notEqual(shared.X, before.X);
+});
+
+test('a changed seed, a changed number, -0 for 0 or another shape is not kept', () => {
+  const a = core.trace({ sentence: 'a b', seed: 1 });
+  assert.notEqual(keepUnchanged(a, core.trace({ sentence: 'a b', seed: 2 })).W_q, a.W_q);
+  const m = { M: [[1, 2], [3, 4]], v: [0, 1] };
+  assert.notEqual(keepUnchanged(m, { M: [[1, 2], [3, 5]], v: [0, 1] }).M, m.M);
+  assert.equal(keepUnchanged(m, { M: [[1, 2], [3, 4]], v: [0, 1] }).v, m.v);
+  assert.notEqual(keepUnchanged(m, { M: [[1, 2], [3, 4]], v: [-0, 1] }).v, m.v);
+  assert.notEqual(keepUnchanged(m, { M: [[1, 2]], v: [0, 1] }).M, m.M);
+  assert.notEqual(keepUnchanged(m, { M: [[1, 2, 0], [3, 4, 0]], v: [0, 1] }).M, m.M);
+  assert.equal(keepUnchanged(m, { M: [[1, 2], [3, 4]], v: [0, 1] }).M, m.M);
+  assert.deepEqual(keepUnchanged(null, { M: [[1]] }), { M: [[1]] });
+  assert.deepEqual(keepUnchanged({ M: 'text' }, { M: [[1]] }), { M: [[1]] });
+});

@@ -1,0 +1,47 @@
+// Structural sharing between two traces: each matrix or vector of `next` whose numbers equal
+// the same place in `previous` is replaced by the previous object. Views take their matrix by
+// identity (Lit compares properties with ===), so one whose numbers did not change is not
+// drawn again: while a learner types, the weights stay as they were, and at d_model 512 a
+// weight matrix is a quarter of a million numbers to picture on every keystroke.
+import { PACKED } from './packed.js';
+
+// A matrix (rows of numbers, built or lazy) or a vector; an empty array counts too. The test
+// reads PACKED first: reading row 0 of a lazy matrix would build it.
+const numeric = (v) => v[PACKED] !== undefined || v.length === 0 || typeof v[0] === 'number' ||
+  (Array.isArray(v[0]) && (v[0].length === 0 || typeof v[0][0] === 'number'));
+
+// Object.is, so that -0 and 0 (shown differently) differ and NaN equals NaN.
+function sameRun(a, at, b, bt, n) {
+  for (let i = 0; i < n; i++) if (!Object.is(a[at + i], b[bt + i])) return false;
+  return true;
+}
+
+function sameNumbers(a, b) {
+  const pa = a[PACKED], pb = b[PACKED];
+  if (pa || pb) {
+    return !!pa && !!pb && pa.rows === pb.rows && pa.cols === pb.cols && pa.factor === pb.factor &&
+      sameRun(pa.numbers, pa.at, pb.numbers, pb.at, pa.rows * pa.cols);
+  }
+  if (a.length !== b.length) return false;
+  for (let r = 0; r < a.length; r++) {
+    const x = a[r], y = b[r];
+    if (Array.isArray(x) !== Array.isArray(y)) return false;
+    if (!Array.isArray(x)) { if (!Object.is(x, y)) return false; continue; }
+    if (x.length !== y.length || !sameRun(x, 0, y, 0, x.length)) return false;
+  }
+  return true;
+}
+
+/** next, with its unchanged matrices and vectors taken from previous (next is changed in place). */
+export function keepUnchanged(previous, next) {
+  if (previous === next || !previous || !next || typeof previous !== 'object' || typeof next !== 'object') return next;
+  if (Array.isArray(next)) {
+    if (!Array.isArray(previous)) return next;
+    if (numeric(next)) return numeric(previous) && sameNumbers(previous, next) ? previous : next;
+    for (let i = 0; i < next.length && i < previous.length; i++) next[i] = keepUnchanged(previous[i], next[i]);
+    return next;
+  }
+  if (Array.isArray(previous)) return next;
+  for (const k of Object.keys(next)) if (Object.hasOwn(previous, k)) next[k] = keepUnchanged(previous[k], next[k]);
+  return next;
+}
