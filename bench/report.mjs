@@ -117,12 +117,13 @@ export function report(r, root) {
   const tfVsWasm64 = f32.filter((k) => k.d === 64).map((k) => k.ms['tfjs-wasm'] / k.ms['wasm-chromium']);
   const trainVsNative = tr.tasks.flatMap((t) => t.chromium_vs_native.runs);
   const p = (x) => (x ? 'met' : '**not yet**');
+  const once = (x) => (x ? 'met in this run' : '**not yet**');  // the kernel tables are one run
   const range = (xs) => `${Math.min(...xs).toFixed(2)}× to ${Math.max(...xs).toFixed(2)}×`;
-  lines.push('## Targets', '', 'Page figures: the median of the runs (least–most); met only when the worst run meets the target.', '', '| target | measured | |', '|---|---|---|',
+  lines.push('## Targets', '', 'Page and training figures: the median of the runs (least–most); met only when the worst run meets the target. The kernel\'s ratios come from the one run of the tables above and move by up to 0.2 between runs: a kernel target that holds here is met in this run, and is met only when `npm run bench -- --only=kernel` run twice more holds it too.', '', '| target | measured | |', '|---|---|---|',
     ...pageTargets(r).map(([target, figure, met]) => `| ${target} | ${figure} | ${p(met)} |`),
-    `| wasm ≥ 0.9× native SSE2 throughput at every size with n ≥ 64 | ${range(wasmVsNative)} | ${p(Math.min(...wasmVsNative) >= 0.9)} |`,
-    `| wasm faster than TF.js wasm at every size (float32) | ${range(tfVsWasm)} | ${p(Math.min(...tfVsWasm) > 1)} |`,
-    `| wasm ≥ 5× faster than TF.js wasm at d_model 64 | ${range(tfVsWasm64)} | ${p(Math.min(...tfVsWasm64) >= 5)} |`,
+    `| wasm ≥ 0.9× native SSE2 throughput at every size with n ≥ 64 | ${range(wasmVsNative)} | ${once(Math.min(...wasmVsNative) >= 0.9)} |`,
+    `| wasm faster than TF.js wasm at every size (float32) | ${range(tfVsWasm)} | ${once(Math.min(...tfVsWasm) > 1)} |`,
+    `| wasm ≥ 5× faster than TF.js wasm at d_model 64 | ${range(tfVsWasm64)} | ${once(Math.min(...tfVsWasm64) >= 5)} |`,
     `| training in Chromium ≥ 0.9× native steps per second | ${range(trainVsNative)} | ${p(Math.min(...trainVsNative) >= 0.9)} |`,
     `| flat wasm heap across 10,000 recomputes | ${mem.after_10.heap_in_use} → ${mem[last].heap_in_use} bytes | ${p(mem.after_10.heap_in_use === mem[last].heap_in_use)} |`,
     '', 'Run it again: `npm run bench` (results in `bench/results/`); the page part alone, with its targets: `npm run bench -- --only=page`. Where the milliseconds go: `npm run bench:profile -- edits 32` or `-- cold`.', '');

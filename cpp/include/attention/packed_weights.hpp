@@ -30,7 +30,9 @@ class PackedWeights {
   PackedWeights() = default;
   explicit PackedWeights(const MatrixT<T>& W) : d_in_(W.rows()), d_out_(W.cols()) {
     kc_ = d_in_, mc_ = d_out_;
-    Index nc = 4096;  // the widest X^T the blocking is sized for; X is split into such blocks
+    // W is packed before any X is seen: the blocking is sized for X^T up to 4096 wide, and a
+    // wider X is split into such blocks.
+    Index nc = 4096;
     Eigen::internal::computeProductBlockingSizes<T, T>(kc_, mc_, nc);
     nc_ = nc;
     Eigen::internal::gemm_pack_lhs<T, Index, ColMap, Traits::mr, Traits::LhsProgress, typename Traits::LhsPacket4Packing,
@@ -53,9 +55,6 @@ class PackedWeights {
       }
     }
   }
-
-  Index rows() const { return d_in_; }
-  Index cols() const { return d_out_; }
 
   // out = X W; X (n, d_in), out (n, d_out)
   void multiply(const MatrixT<T>& X, MatrixT<T>& out, Buffer& x_panel) const {
