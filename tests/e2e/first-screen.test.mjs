@@ -119,6 +119,27 @@ test('the first screen draws what is on it: a matrix far below waits in a place 
   await done(page);
 });
 
+test('the matrices in sight are drawn with the page around them, not a frame later', async () => {
+  const page = await env.page({ viewport: { width: 1280, height: 800 } });
+  await page.addInitScript(() => {
+    // Note, at every animation frame, whether X has its cells by the first frame that has the page's trace.
+    window.frames = [];
+    const look = () => {
+      const el = document.querySelector('attention-playground');
+      const x = el?.shadowRoot?.querySelector('ap-heatmap[key="X"]');
+      if (el?.trace) window.frames.push({ cells: x?.shadowRoot?.querySelectorAll('td[data-row]').length ?? 0 });
+      if (window.frames.length < 3) requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+  await page.goto(env.base);
+  await page.waitForFunction(() => window.frames.length >= 3);
+  const frames = await page.evaluate(() => window.frames);
+  assert.ok(frames[0].cells > 0, `X had no cells in the first frame with numbers: ${JSON.stringify(frames)}`);
+  assert.deepEqual(await cells(page, 'X'), core.run(await specOf(page)).X);
+  await done(page);
+});
+
 test('the Embed step says the words make no difference to the numbers', async () => {
   const page = await open();
   const note = page.locator('#step-embed .embed-note');

@@ -7,11 +7,13 @@ import { LitElement, type PropertyValues } from 'lit';
 export class DeferredElement extends LitElement {
   deferred = false;  // an update is waiting for the element to come on screen or for idle time
   private onScreen = false;
+  private reported = false;  // the observer has reported at least once
   private catchUp = false;
   private observer = typeof IntersectionObserver === 'undefined' ? null : new IntersectionObserver((entries) => {
+    this.reported = true;
     this.onScreen = entries[entries.length - 1].isIntersecting;  // the latest, if several came at once
     if (this.onScreen && this.deferred) this.flush();
-  }, { rootMargin: '100px' });
+  }, { rootMargin: `${MARGIN}px` });
 
   connectedCallback() {
     super.connectedCallback();
@@ -30,6 +32,19 @@ export class DeferredElement extends LitElement {
     this.catchUp = true;
     this.requestUpdate();
     this.performUpdate();  // now, not in a microtask: the idle slot's clock must see its cost
+  }
+
+  /** Within the observer's margin of the window, as measured now (a forced layout). */
+  inSight(): boolean {
+    const r = this.getBoundingClientRect();
+    return (r.width > 0 || r.height > 0) && r.bottom >= -MARGIN && r.top <= innerHeight + MARGIN &&
+      r.right >= -MARGIN && r.left <= innerWidth + MARGIN;
+  }
+
+  /** Found in sight before the observer's first report: drawn now. */
+  seen() {
+    this.onScreen = true;
+    this.flush();
   }
 
   /** Changes that must show at once, on screen or not (a cell being edited, say). */
@@ -52,6 +67,7 @@ export class DeferredElement extends LitElement {
     this.catchUp = false;
     this.deferred = !now;
     if (!now) later(this);
+    if (!now && !this.reported && this.observer) placeSoon(this);
     if (!this.hasUpdated) this.holdPlace(!now);
     return now;
   }
@@ -61,6 +77,26 @@ export class DeferredElement extends LitElement {
     this.style.minWidth = width ? `min(${width}px, 100%)` : '';
     this.style.minHeight = height ? `${height}px` : '';
   }
+}
+
+const MARGIN = 100;  // px around the window that count as on screen
+
+// The observer first reports after the coming frame, so a view placed on screen would draw one
+// frame after the page around it (on a cold load that frame's layout and paint cost 50-70 ms
+// before the first numbers showed). Instead the views whose first update finds no report yet
+// are measured in one batch, after the updates that created them (one layout, which the frame
+// would do anyway, taken for all of them before any draws), and those in sight draw at once.
+const unplaced = new Set<DeferredElement>();
+
+function placeSoon(el: DeferredElement) {
+  if (unplaced.size === 0) queueMicrotask(placeAll);
+  unplaced.add(el);
+}
+
+function placeAll() {
+  const inSight = [...unplaced].filter((el) => el.isConnected && el.deferred && el.inSight());
+  unplaced.clear();
+  for (const el of inSight) el.seen();
 }
 
 type Deadline = { timeRemaining(): number };
