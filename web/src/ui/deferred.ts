@@ -34,7 +34,8 @@ export class DeferredElement extends LitElement {
     this.performUpdate();  // now, not in a microtask: the idle slot's clock must see its cost
   }
 
-  /** Within the observer's margin of the window, as measured now (a forced layout). */
+  /** Within the observer's margin of the window, as measured now (a forced layout); called by
+   *  placeAll for every waiting view at once. */
   inSight(): boolean {
     const r = this.getBoundingClientRect();
     return (r.width > 0 || r.height > 0) && r.bottom >= -MARGIN && r.top <= innerHeight + MARGIN &&
@@ -58,9 +59,9 @@ export class DeferredElement extends LitElement {
     return [0, 0];
   }
 
-  // The first drawing waits too: the observer's first report, right after the coming layout,
-  // draws the views on screen, and idle time the others (a page's first screen then costs what
-  // its visible views cost, not what all of them do).
+  // The first drawing waits too: the views found in sight when they are placed (placeAll) draw
+  // at once, and idle time draws the others (a page's first screen then costs what its visible
+  // views cost, not what all of them do).
   protected shouldUpdate(changed: PropertyValues) {
     // (a first update lists every property set so far: none of them is urgent yet)
     const now = this.onScreen || this.catchUp || !this.observer || (this.hasUpdated && this.urgent(changed));
