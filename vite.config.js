@@ -1,6 +1,7 @@
 // The page and the example post: web/*.html -> dist/, the wasm as its own streamed asset.
 import { defineConfig } from 'vite';
 import { posix } from 'node:path';
+import { readFileSync } from 'node:fs';
 
 // Pages that draw attention fetch the core's wasm from the start (a preload the core's own
 // fetch then takes up), rather than after every script has been read and run.
@@ -19,10 +20,34 @@ const preloadCore = {
   },
 };
 
+// The playground page holds its first screen as HTML (web/first-screen.html, written by
+// scripts/first-screen.mjs), so the browser paints its numbers before any script has arrived.
+// linked.js, read before the body, marks a link that carries settings: the page then hides
+// that screen (page.css) rather than show numbers the link did not ask for. After Vite's own
+// pass, which would take the screen's <style>s out of their shadow roots.
+const firstScreen = {
+  name: 'first-screen',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html, { filename }) {
+      if (posix.relative(posix.resolve('web'), filename) !== 'index.html') return html;
+      const element = '<attention-playground use-hash></attention-playground>';
+      if (!html.includes(element)) throw new Error(`web/index.html has no ${element}`);
+      const screen = readFileSync(new URL('web/first-screen.html', import.meta.url), 'utf8').trim();
+      return {
+        // async: the page's code runs when it arrives, not after the first screen's HTML is read
+        html: html.replace(element, () => `<attention-playground use-hash>${screen}</attention-playground>`)
+          .replaceAll('<script type="module" ', '<script type="module" async '),
+        tags: [{ tag: 'script', attrs: { src: './linked.js' }, injectTo: 'head' }],
+      };
+    },
+  },
+};
+
 export default defineConfig({
   root: 'web',
   base: './',
-  plugins: [preloadCore],
+  plugins: [preloadCore, firstScreen],
   build: {
     outDir: '../dist',
     emptyOutDir: true,

@@ -187,39 +187,62 @@ async function longBlock() {
 async function coldStart() {
   const server = await serve();
   const browser = await chromium.launch(CHROMIUM);
-  const loads = [];
-  let bytes = null;
+  const first = [], live = [], painted = [], written = [];
+  let files = null;
   try {
     for (let i = 0; i < (smoke ? 1 : 7); i++) {
       const context = await browser.newContext();  // empty cache each time
       const page = await context.newPage();
-      const files = [];
-      page.on('requestfinished', (r) => files.push(new URL(r.url()).pathname));
       await page.addInitScript(() => {
+        // A heatmap with its cells, timed when the frame that paints it is done: the first one on
+        // screen, written into the page (its first screen) or drawn by its code, and the first
+        // one drawn by the code.
+        window.timing = {};
+        const stamp = (name, value) => setTimeout(() => { window.timing[name] ??= value ?? performance.now(); }, 0);
+        const withCells = (views) => Array.from(views).some((h) => h.shadowRoot?.querySelector('td, canvas'));
         const poll = () => {
-          const views = document.querySelector('attention-playground')?.shadowRoot?.querySelectorAll('ap-heatmap') ?? [];
-          // drawn (not only placed), then the frame that paints it: timed when that frame is done
-          if ([...views].some((h) => h.shadowRoot?.querySelector('td, canvas'))) setTimeout(() => { window.firstHeatmap = performance.now(); }, 0);
+          const el = document.querySelector('attention-playground');
+          const written = Array.from(el?.querySelectorAll(':scope > .first-screen > div') ?? []).filter((d) => d.checkVisibility())
+            .flatMap((d) => Array.from(d.shadowRoot?.querySelectorAll('[data-element="ap-heatmap"]') ?? []));
+          const drawn = withCells(el?.shadowRoot?.querySelectorAll('ap-heatmap') ?? []);
+          if (drawn || withCells(written)) { stamp('first'); stamp('written', !drawn); }
+          if (drawn) stamp('live');
           else requestAnimationFrame(poll);
         };
         requestAnimationFrame(poll);
       });
       await page.goto(server.base);
-      await page.waitForFunction(() => window.firstHeatmap !== undefined);
-      loads.push(await page.evaluate(() => window.firstHeatmap));
-      bytes ??= files.filter((f) => !f.endsWith('favicon.svg')).map((f) => {
-        const body = readFileSync(new URL(`dist${f.endsWith('/') ? `${f}index.html` : f}`, root));
-        return { file: f, raw: body.length, gzip: gzipSync(body, { level: 9 }).length };
+      await page.waitForFunction(() => window.timing.live !== undefined);
+      const t = await page.evaluate(() => {
+        const path = (e) => new URL(e.name).pathname;
+        const resources = performance.getEntriesByType('resource');
+        const page = path(performance.getEntriesByType('navigation')[0]);
+        // what the first paint waited for (the browser's own account), and what had come by the code's heatmap
+        const blocking = resources.filter((e) => e.renderBlockingStatus === 'blocking').map(path);
+        const arrived = resources.filter((e) => e.responseEnd <= window.timing.live).map(path);
+        return { ...window.timing, paint: performance.getEntriesByName('first-paint')[0]?.startTime ?? NaN, first_files: window.timing.written ? [page, ...blocking] : [page, ...arrived], live_files: [page, ...arrived] };
       });
+      first.push(t.first);
+      live.push(t.live);
+      painted.push(t.paint);
+      written.push(t.written);
+      files ??= t;
       await context.close();
     }
   } finally {
     await browser.close();
     await server.close();
   }
-  const result = { files: bytes, gzip_total: bytes.reduce((s, f) => s + f.gzip, 0), raw_total: bytes.reduce((s, f) => s + f.raw, 0),
-    first_heatmap_ms: spread(loads) };
-  say(`cold start: ${(result.gzip_total / 1024).toFixed(1)} KB gzip before the first render, first heatmap after ${loads.map((x) => x.toFixed(0)).join(', ')} ms`);
+  const sizes = (paths) => paths.filter((f) => !f.endsWith('favicon.svg')).map((f) => {
+    const body = readFileSync(new URL(`dist${f.endsWith('/') ? `${f}index.html` : f}`, root));
+    return { file: f, raw: body.length, gzip: gzipSync(body, { level: 9 }).length };
+  });
+  const total = (list, key) => list.reduce((s, f) => s + f[key], 0);
+  const before = sizes(files.first_files), beforeLive = sizes(files.live_files);
+  const result = { files: before, gzip_total: total(before, 'gzip'), raw_total: total(before, 'raw'), first_heatmap_ms: spread(first),
+    written: written.every(Boolean), first_paint_ms: spread(painted), live_files: beforeLive, live_gzip_total: total(beforeLive, 'gzip'), live_heatmap_ms: spread(live) };
+  say(`cold start: ${(result.gzip_total / 1024).toFixed(1)} KB gzip before the first render, first heatmap after ${first.map((x) => x.toFixed(0)).join(', ')} ms` +
+    `${result.written ? ' (written into the page)' : ` (written into the page in ${written.filter(Boolean).length} of ${written.length} loads)`}; the code's first heatmap after ${live.map((x) => x.toFixed(0)).join(', ')} ms, ${(result.live_gzip_total / 1024).toFixed(1)} KB gzip before it`);
   return result;
 }
 

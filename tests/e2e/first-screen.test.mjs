@@ -2,8 +2,10 @@
 // the results first on a phone, and a word on why "dog" and "cat" give the same numbers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { load } from '../../dist/attention.js';
 import { start, cells, ready, done } from './harness.mjs';
+import { FILE, firstScreen } from '../../scripts/first-screen.mjs';
 
 let env;
 const core = await load();
@@ -166,6 +168,93 @@ test('per word: "the" keeps its row in any sentence, "dog" and "cat" differ', as
   await page.fill('#c-sentence', 'a cat');
   assert.deepEqual((await cells(page, 'X'))[1], cat[1], '“cat” in another sentence');
   assert.deepEqual(cat, core.run({ ...(await specOf(page)), sentence: 'the cat sat' }).X);
+  await done(page);
+});
+
+// The page's first screen is written into its HTML, so that it shows before any script arrives.
+const SCRIPTS = /\/assets\/.*\.(js|wasm)$/;  // the page's code and the core; not linked.js, read before the body
+
+/** Pixels of two screenshots that differ by more than a rounded corner's anti-aliasing may
+ *  (a layer's raster can move a channel by one or two). */
+const differentPixels = (page, a, b) => page.evaluate(async ([a, b]) => {
+  const pixels = async (png) => {
+    const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${png}`)).blob());
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    canvas.getContext('2d').drawImage(bitmap, 0, 0);
+    return canvas.getContext('2d').getImageData(0, 0, bitmap.width, bitmap.height).data;
+  };
+  const [p, q] = [await pixels(a), await pixels(b)];
+  if (p.length !== q.length) return Infinity;
+  let n = 0;
+  for (let i = 0; i < p.length; i += 4) if (Math.max(Math.abs(p[i] - q[i]), Math.abs(p[i + 1] - q[i + 1]), Math.abs(p[i + 2] - q[i + 2])) > 8) n++;
+  return n;
+}, [a.toString('base64'), b.toString('base64')]);
+
+test('before any script arrives, the first screen shows the numbers the page then draws, pixel for pixel', async () => {
+  for (const [width, height, colorScheme] of [[1280, 800, 'light'], [390, 844, 'dark']]) {
+    const early = await env.page({ viewport: { width, height }, colorScheme });
+    await early.route(SCRIPTS, (r) => r.abort());
+    await early.goto(env.base);
+    const written = await early.locator('.first-screen > div:visible').evaluate((copy) =>
+      Array.from(copy.shadowRoot.querySelector('[data-element="ap-heatmap"][key="X"]').shadowRoot.querySelectorAll('tbody tr'),
+        (tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent.trim())));
+    const before = await early.screenshot();
+    const live = await env.page({ viewport: { width, height }, colorScheme });
+    await live.goto(env.base);
+    await ready(live);
+    await live.waitForFunction(() => !document.querySelector('.first-screen'));
+    const shown = await live.locator('ap-heatmap[key="X"]').evaluate((x) =>
+      Array.from(x.shadowRoot.querySelectorAll('tbody tr'), (tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent.trim())));
+    assert.deepEqual(written, shown, `${width} px: X as written into the page is X as the core computes it`);
+    assert.equal(written.length, core.run(await specOf(live)).X.length);
+    const moved = await differentPixels(live, before, await live.screenshot());
+    assert.equal(moved, 0, `${width} px, ${colorScheme}: the page drawn by its code looks as its first screen`);
+    await done(live);
+    await early.close();
+  }
+});
+
+test('a link with its own settings never shows the first screen\'s numbers, and the page keeps working without it', async () => {
+  const early = await env.page();
+  await early.route(SCRIPTS, (r) => r.abort());
+  await early.goto(`${env.base}#d_model=8`);
+  assert.equal(await early.locator('.first-screen > div:visible').count(), 0, 'the written screen is hidden');
+  await early.close();
+  const page = await env.page();
+  await page.goto(`${env.base}#d_model=8`);
+  await ready(page);
+  assert.equal(await page.locator('.first-screen').count(), 0, 'the element let go of the written screen');
+  assert.equal((await cells(page, 'X'))[0].length, 8, 'X has the link\'s 8 columns');
+  await page.locator('#c-sentence').fill('a dog');
+  await page.waitForFunction(() => document.querySelector('attention-playground').trace.tokens.join(' ') === 'a dog');
+  await done(page);
+});
+
+test('the first screen written into the page is what the page draws now', async () => {
+  assert.ok(await firstScreen(env.browser, env.base) === readFileSync(FILE, 'utf8'),
+    'web/first-screen.html is not what the page draws now: run `npm run first-screen`');
+});
+
+test('a hostile sentence is written into the first screen as text: nothing in it runs or becomes markup', async () => {
+  const sentence = '</template></style><script>window.ran=1</script><img src=x onerror="window.ran=2"> &amp; "q\' \u2028';
+  const written = await firstScreen(env.browser, env.base, `#sentence=${encodeURIComponent(sentence)}`);
+  const page = await env.page();
+  await page.goto(`${env.base}#d_model=2`);
+  await ready(page);
+  const found = await page.evaluate((markup) => {
+    const host = document.createElement('div');
+    host.setHTMLUnsafe(markup);  // parsed as the page's HTML is, declarative shadow roots and all
+    document.body.append(host);
+    const all = (root) => [root, ...Array.from(root.querySelectorAll('*'), (e) => e.shadowRoot).filter(Boolean).flatMap(all)];
+    const roots = all(host);
+    const tags = new Set(roots.flatMap((r) => Array.from(r.querySelectorAll('*'), (e) => e.localName)));
+    const handlers = roots.flatMap((r) => Array.from(r.querySelectorAll('*'))).filter((e) => e.getAttributeNames().some((a) => a.startsWith('on')));
+    const input = roots.map((r) => r.querySelector('input[type="text"]')).find(Boolean);
+    return { script: tags.has('script'), img: tags.has('img'), handlers: handlers.length, value: input?.getAttribute('value') };
+  }, written);
+  await page.waitForTimeout(100);
+  assert.deepEqual(found, { script: false, img: false, handlers: 0, value: sentence });
+  assert.equal(await page.evaluate(() => window.ran), undefined);
   await done(page);
 });
 

@@ -152,6 +152,13 @@ export class AttentionPlayground extends LitElement {
     this.given = null;
     if (this.useHash && location.hash.length > 1) this.readHash();
     else if (!this.useHash) this.readOwnHash();
+    // The page's first screen, written into it as HTML (scripts/first-screen.mjs) so that it shows
+    // before this code arrives, fills the element's slot until the first trace; one written for
+    // other settings than those read goes now (one still to be read is hidden by the page's CSS),
+    // and one the page is still reading goes once it is read (updated).
+    const shot = this.querySelector<HTMLElement>(':scope > [slot="first-screen"]');
+    if (shot && shot.dataset.hash !== toHash(this.state, this.overrides)) shot.remove();
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => this.requestUpdate(), { once: true });
     window.addEventListener('hashchange', this.onHashChange);
     this.resizer?.observe(this);
     load().then((core) => {
@@ -421,6 +428,7 @@ export class AttentionPlayground extends LitElement {
    *  so the clicked cell stays above it; where it sits below the matrices, it is scrolled into
    *  sight as far as the clicked cell stays on screen. */
   protected async updated() {
+    if (this.trace || this.loadError) this.querySelector(':scope > [slot="first-screen"]')?.remove();
     if (!this.reveal) return;
     this.reveal = false;
     const sel = this.selected;
@@ -843,7 +851,9 @@ export class AttentionPlayground extends LitElement {
       : html`<p class="more"><label>and ${past} more: follow the token at position <input type="number" min="0" max=${tokens.length - 1} step="1"
           .value=${String(following)} aria-invalid=${this.positionError ? 'true' : 'false'} @change=${this.onPosition}></label>${this.positionError
         ? html` <span class="message" role="alert">${this.positionError}</span>` : nothing}</p>`;
-    return html`<div class="frame">
+    // The element's drawing is the slot's fallback: shown while no first screen fills the slot,
+    // and always once there is a trace (or an error) to show, the slot then taking none.
+    return html`<slot name=${this.trace || this.loadError ? 'none' : 'first-screen'}><div class="frame">
       ${header ? html`<div class="header" part="header">
         ${title ? html`<div class="title" part="title" role="heading" aria-level="2">Attention Playground</div>` : nothing}
         ${presets ? html`<nav class="presets" part="presets" aria-label="Worked examples">
@@ -872,7 +882,7 @@ export class AttentionPlayground extends LitElement {
             <div class=${this.stale ? 'stale' : ''}>${views}</div>` : nothing}
         </div>
       </div>
-    </div>`;
+    </div></slot>`;
   }
 
   static styles = [THEME, ROPE_STYLES, GQA_STYLES, CROSS_STYLES, style`
