@@ -293,11 +293,12 @@ async function training() {
       cold.push(perSecond(await page.evaluate(timeSteps, [{ task: 'copy', seed: 1 }, 0, TRAIN_STEPS])));
       for (const task of TASKS) {
         const settings = { task, seed: 1 };
-        // One call of steps + 5, timed by the CLI: like the wasm runs, a single held-out evaluation
-        // at the end (every metrics line costs one), scaled to the timed steps.
-        const lines = execFileSync(new URL('build/native/attention-cli', root).pathname, ['train', '-', '--steps', String(TRAIN_STEPS + 5), '--every', String(TRAIN_STEPS + 5), '--time'],
+        // As the wasm runs: the warm-up, then the timed steps in one call with one held-out
+        // evaluation at its end (every metrics line costs one), timed by the CLI.
+        const lines = execFileSync(new URL('build/native/attention-cli', root).pathname, ['train', '-', '--steps', String(TRAIN_WARM + TRAIN_STEPS), '--every', String(TRAIN_WARM), '--time'],
           { input: JSON.stringify(settings), encoding: 'utf8' }).trim().split('\n').map((l) => JSON.parse(l));
-        runs[task].native.push(perSecond((1000 * lines.at(-1).seconds * TRAIN_STEPS) / (TRAIN_STEPS + 5)));
+        const warm = lines.find((l) => l.step === TRAIN_WARM);
+        runs[task].native.push((lines.at(-1).step - TRAIN_WARM) / (lines.at(-1).seconds - warm.seconds));
         runs[task]['wasm-node'].push(perSecond(timeSteps([settings, TRAIN_WARM, TRAIN_STEPS], train)));
         runs[task]['wasm-chromium'].push(perSecond(await page.evaluate(timeSteps, [settings, TRAIN_WARM, TRAIN_STEPS])));
       }
