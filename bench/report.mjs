@@ -91,11 +91,11 @@ export function report(r, root) {
   const c = r.coldstart;
   const loads = (x) => `median **${f(x.median, 0)} ms** after navigation start (${x.runs.map((v) => v.toFixed(0)).join(', ')})`;
   lines.push('### Cold start (localhost, empty cache)', '',
-    c.written ? 'The page holds its first screen as HTML (`web/first-screen.html`, written by `scripts/first-screen.mjs` from what the page draws), so the first render needs only the files the browser waits for before it paints (its render-blocking ones), and the page\'s code then takes over.' : '',
+    c.written_loads ? 'The page holds its first screen as HTML (`web/first-screen.html`, written by `scripts/first-screen.mjs` from what the page draws), so the first render needs only the files the browser waits for before it paints (its render-blocking ones), and the page\'s code then takes over.' : '',
     '', '| file | bytes | gzip -9 |', '|---|---:|---:|');
   for (const file of c.files) lines.push(`| ${file.file} | ${file.raw} | ${file.gzip} |`);
   lines.push(`| **total before the first render** | ${c.raw_total} | **${c.gzip_total}** (${(c.gzip_total / 1024).toFixed(1)} KB) |`, '',
-    `First heatmap on screen, ${c.first_heatmap_ms.runs.length} loads: ${loads(c.first_heatmap_ms)}${c.written ? ', from the HTML' : ''}: the first heatmap with its cells, timed when the frame that paints it is done.`,
+    `First heatmap on screen, ${c.first_heatmap_ms.runs.length} loads: ${loads(c.first_heatmap_ms)}: the first heatmap with its cells, timed when the frame that paints it is done; ${written(c)}.`,
     `The first heatmap drawn by the page's code: ${loads(c.live_heatmap_ms)}; the files that had arrived by then are ${(c.live_gzip_total / 1024).toFixed(1)} KB gzip.`,
     `The browser's own first paint (its \`first-paint\` entry, when the frame reached the screen): ${loads(c.first_paint_ms)}.`, '');
   const mem = r.memory;
@@ -135,6 +135,9 @@ export function report(r, root) {
   writeFileSync(new URL('BENCHMARKS.md', root), lines.join('\n'));
 }
 
+/** Which heatmap came first on screen: the one written into the page, or the code's. */
+const written = (c) => `the one written into the page in ${c.written_loads} of ${c.first_heatmap_ms.runs.length} loads, the code's in the others`;
+
 /** The page's targets: [target, the figure measured, met], each met only when its worst run meets it. */
 export function pageTargets(r) {
   const ia = r.interactive, c = r.coldstart;
@@ -144,7 +147,7 @@ export function pageTargets(r) {
   return [
     ...[[32, 16], [128, 33]].filter(([t]) => at(t)).map(([t, ms]) => [`input to frame p95 ≤ ${ms} ms at ${t} tokens (work)`, runs(at(t).p95_ms), at(t).p95_ms.max <= ms]),
     [`no main-thread block > 50 ms at ${big.tokens} tokens`, runs(big.longest_block_ms, 0), big.longest_block_ms.max <= 50],
-    ['first heatmap ≤ 300 ms on localhost', `${runs(c.first_heatmap_ms, 0)}${c.written ? ', written into the page' : ''}`, c.first_heatmap_ms.max <= 300],
+    ['first heatmap ≤ 300 ms on localhost', `${runs(c.first_heatmap_ms, 0)}; ${written(c)}`, c.first_heatmap_ms.max <= 300],
     ['≤ 120 KB gzip before the first render', `${(c.gzip_total / 1024).toFixed(1)} KB`, c.gzip_total <= 120 * 1024],
   ];
 }

@@ -1,4 +1,4 @@
-// early.js first: the page's scripts are async, so this module may be run before the page's own
-// early.js tag is, and the core's wasm must still be compiled once, from the preload.
+// early.js first: the core's wasm starts compiling, from the page's preload, before the rest of
+// the page's code is evaluated (the page's scripts are async, each run as it arrives).
 import './core/early.js';
 import './ui/playground.js';
