@@ -12,21 +12,19 @@
 //
 //   npm run first-screen    builds, writes the file from the page as built, builds again;
 //                           tests/e2e/first-screen.test.mjs fails when the file is out of date
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import ts from 'typescript';
 import { serve } from '../tests/e2e/serve.mjs';
 import { CHROMIUM } from '../tests/e2e/harness.mjs';
+import { importTSTree } from '../tests/e2e/typescript.mjs';
 
 export const FILE = new URL('../web/first-screen.html', import.meta.url);
 const WIDTHS = { wide: 1280, narrow: 390 };  // either side of the element's phone width
 const FOLD = 1000;  // px from the top: what lies below is not on a first screen, even a tall one
 
-// The page's one HTML escaper (web/src/ui/escape.ts), compiled on the fly: it imports nothing.
-const escapeTs = readFileSync(new URL('../web/src/ui/escape.ts', import.meta.url), 'utf8');
-const { htmlAttribute } = await import(`data:text/javascript;charset=utf-8,${encodeURIComponent(
-  ts.transpileModule(escapeTs, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText)}`);
+// The page's one HTML escaper, from its TypeScript source.
+const { htmlAttribute } = await importTSTree('web/src/ui/escape.ts');
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 

@@ -54,6 +54,11 @@ Matrix draw(NumpyRandom& rng, const InitSpec& init, long rows, long cols) {
   return Matrix();
 }
 
+// One parameter's matrix from the stream, with its init.
+Matrix draw_shape(NumpyRandom& rng, const Spec& s, const ParameterShape& m) {
+  return draw(rng, m.embedding ? s.embedding_init : s.weight_init, m.rows, m.cols);
+}
+
 // The matrices drawn before the vocabulary's vectors (the weights) depend on the seed, the
 // inits and their shapes alone, never on the sentence: while a learner types they are the same
 // on every run. The last such draw is kept, with the stream just after it, and a run with the
@@ -82,7 +87,7 @@ std::vector<Matrix> draw_weights(const Spec& s, const std::vector<ParameterShape
   long numbers = 0;
   for (const auto& m : shapes) {
     if (m.after_embeddings || !m.drawn) continue;
-    drawn.push_back(draw(rng, m.embedding ? s.embedding_init : s.weight_init, m.rows, m.cols));
+    drawn.push_back(draw_shape(rng, s, m));
     numbers += m.rows * m.cols;
   }
   if (numbers <= kMaxKeptNumbers) kept = {std::move(key), drawn, rng};
@@ -137,7 +142,7 @@ Parameters draw_parameters(const Spec& s) {
   if (s.mode == Mode::cross) p.X_source = s.X_source ? *s.X_source : rows_of(s.source_tokens);
   for (const auto& m : shapes) {
     if (!m.after_embeddings) continue;
-    Matrix drawn = m.drawn ? draw(rng, m.embedding ? s.embedding_init : s.weight_init, m.rows, m.cols) : Matrix();
+    Matrix drawn = m.drawn ? draw_shape(rng, s, m) : Matrix();
     place(m, m.drawn ? &drawn : nullptr);
   }
   return p;
