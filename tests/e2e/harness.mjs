@@ -46,6 +46,24 @@ export async function drawn(locator) {
   return locator;
 }
 
+/** `locator` scrolled into sight and standing still. Steps the page has never laid out are sized by
+ *  estimate (content-visibility), so a jump to a far part of the page lays them out and moves
+ *  what is below them a few frames later: a click aimed before that lands on something else. */
+export async function steady(locator) {
+  await locator.scrollIntoViewIfNeeded();
+  await locator.evaluate(async (el) => {
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    let last = '', still = 0;
+    for (let i = 0; i < 120 && still < 10; i++) {
+      await frame();
+      const { x, y } = el.getBoundingClientRect();
+      still = `${x},${y}` === last ? still + 1 : 0;
+      last = `${x},${y}`;
+    }
+  });
+  return locator;
+}
+
 const heatmap = (page, key, head, host) => drawn(page.locator(`${host} ap-heatmap[key="${key}"]`.trim()).nth(head));
 
 /** The numbers of one heatmap (inside `host`, if given), read from its cells' data-value (full precision). */

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load } from '../../dist/attention.js';
-import { start, cells, drawn, done } from './harness.mjs';
+import { start, cells, drawn, steady, done } from './harness.mjs';
 
 const core = await load();
 let env;
@@ -21,6 +21,7 @@ async function open(hash, sel, options = {}) {
   const page = await env.page(options);
   await page.goto(`${env.base}${hash}`);
   await drawn(page.locator(sel));
+  await steady(page.locator(`${sel} .stepper`));  // the buttons the test clicks
   return page;
 }
 
