@@ -39,7 +39,7 @@ export async function start(pages = {}) {
 
 /** A view (heatmap, arcs) scrolled into sight and drawn: views off screen draw in idle time. */
 export async function drawn(locator) {
-  await locator.scrollIntoViewIfNeeded();
+  await steady(locator);
   await locator.evaluate(async (el) => {
     while (el.deferred || el.isUpdatePending) await new Promise((r) => setTimeout(r, 10));
   });
@@ -47,14 +47,17 @@ export async function drawn(locator) {
 }
 
 /** `locator` scrolled into sight and standing still. Steps the page has never laid out are sized by
- *  estimate (content-visibility), so a jump to a far part of the page lays them out and moves
- *  what is below them a few frames later: a click aimed before that lands on something else. */
+ *  estimate (content-visibility), so a jump to a far part of the page lays them out a frame or two
+ *  later and moves what is below them: a click aimed before that lands on something else. */
 export async function steady(locator) {
+  const at = () => locator.page().evaluate(() => `${scrollX},${scrollY}`);
+  const from = await at();
   await locator.scrollIntoViewIfNeeded();
+  if ((await at()) === from) return locator;
   await locator.evaluate(async (el) => {
     const frame = () => new Promise((r) => requestAnimationFrame(r));
     let last = '', still = 0;
-    for (let i = 0; i < 120 && still < 10; i++) {
+    for (let i = 0; i < 120 && still < 5; i++) {
       await frame();
       const { x, y } = el.getBoundingClientRect();
       still = `${x},${y}` === last ? still + 1 : 0;
