@@ -1,0 +1,137 @@
+#pragma once
+// The matrix products of the attention kernel, A (n, k) * B (k, m), in one register-blocked loop
+// written with GCC/Clang vector types: natively they are SSE2, and Emscripten makes them wasm
+// SIMD, so both builds run the same code. B is kept in panels two vectors wide (8 floats or 4
+// doubles in 128-bit vectors), depth-major: each step of the depth loads two vectors of B and broadcasts one number
+// of A for each of 4 rows into 8 sums, 12 vectors live in all. Eigen's panel kernel keeps 15
+// live (8 sums, 2 vectors of A, 4 broadcasts of B and a temporary); V8 on x86-64 can allocate
+// 15 vector registers, and its code for Eigen's unrolled loop moves vectors to and from the
+// stack. X (1024, 512) times W (512, 1536) in floats took 57-60 ms with Eigen's kernel in wasm
+// (Node) and takes 32 ms here; natively (SSE2) 38 ms with Eigen's and 41 ms here.
+// The weights are packed once and kept (they stay fixed while a learner types); K^T and V are
+// packed on each run into panels the kernel's workspace keeps, so a run allocates nothing.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "attention/scalar.hpp"
+
+namespace attention {
+
+namespace simd {
+// 128-bit vectors in the baseline builds (SSE2, wasm SIMD); 256-bit where the compiler may use
+// AVX (the -march=native benchmark), so that build is not held to half its width.
+#ifdef __AVX__
+constexpr int kBytes = 32;
+#else
+constexpr int kBytes = 16;
+#endif
+template <class T>
+struct Vector {
+  typedef T type __attribute__((vector_size(kBytes)));
+  static type splat(T a) { return a - type{}; }  // a in every lane: x - 0 is x, so no subtraction is left
+};
+}  // namespace simd
+
+template <class T>
+class Panels {
+  using V = simd::Vector<T>;
+  using Vec = typename V::type;
+  static_assert(sizeof(Vec) == simd::kBytes, "a vector type, not a scalar");
+  static constexpr long kLanes = simd::kBytes / sizeof(T), kWidth = 2 * kLanes;  // B's columns in one panel
+  // A block of A's rows that stays in L2 while every panel runs over it (64 rows of 512 doubles:
+  // 256 KB). The depth is not split: with a split at 256, adding the partial sums back made the
+  // products in wasm 1.6 to 1.7 times slower (at n = 1024, d_model 512), and natively no faster.
+  static constexpr long kRows = 64;
+
+ public:
+  Panels() = default;
+  template <class Derived>
+  explicit Panels(const Eigen::MatrixBase<Derived>& B) { pack(B); }
+
+  long rows() const { return k_; }
+  long cols() const { return m_; }
+
+  // Keeps B (k, m), in the storage it already has when that is large enough.
+  template <class Derived>
+  void pack(const Eigen::MatrixBase<Derived>& B) {
+    k_ = B.rows(), m_ = B.cols();
+    const long panels = (m_ + kWidth - 1) / kWidth;
+    // The panels start on a cache line (rows of 32 or 64 bytes then never straddle one): the
+    // allocators of wasm align to 8 bytes, and with panels wherever the heap put them one
+    // timing took 4.8 ms and the next 8.5.
+    constexpr std::size_t kLine = 64;
+    data_.resize(static_cast<std::size_t>(panels * k_ * kWidth) + kLine / sizeof(T));
+    offset_ = (kLine - reinterpret_cast<std::uintptr_t>(data_.data()) % kLine) % kLine / sizeof(T);
+    T* p = data_.data() + offset_;
+    for (long jb = 0; jb < panels; ++jb) {  // panel jb: B[:, jb*kWidth : (jb+1)*kWidth], zero-padded
+      for (long kk = 0; kk < k_; ++kk, p += kWidth) {
+        for (long c = 0; c < kWidth; ++c) p[c] = jb * kWidth + c < m_ ? B(kk, jb * kWidth + c) : T(0);
+      }
+    }
+  }
+
+  // out = X B; X (n, k), out (n, m)
+  void multiply(const MatrixT<T>& X, MatrixT<T>& out) const {
+    out.resize(X.rows(), m_);
+    multiply(X.data(), X.cols(), X.rows(), out.data(), m_);
+  }
+
+  // out (n, m) = A (n, k) B, where A's rows are lda apart and out's ldo apart (blocks of wider
+  // row-major matrices: one head's columns).
+  void multiply(const T* a, long lda, long n, T* out, long ldo) const {
+    const long panels = (m_ + kWidth - 1) / kWidth;
+    for (long i0 = 0; i0 < n; i0 += kRows) {
+      const long i1 = std::min(n, i0 + kRows);
+      for (long jb = 0; jb < panels; ++jb) {
+        const T* b = data_.data() + offset_ + jb * k_ * kWidth;
+        const long cols = std::min(kWidth, m_ - jb * kWidth);
+        T* oj = out + jb * kWidth;
+        long i = i0;
+        for (; i + 4 <= i1; i += 4) block<4>(a + i * lda, lda, b, oj + i * ldo, ldo, cols);
+        switch (i1 - i) {
+          case 3: block<3>(a + i * lda, lda, b, oj + i * ldo, ldo, cols); break;
+          case 2: block<2>(a + i * lda, lda, b, oj + i * ldo, ldo, cols); break;
+          case 1: block<1>(a + i * lda, lda, b, oj + i * ldo, ldo, cols); break;
+          default: break;
+        }
+      }
+    }
+  }
+
+ private:
+  static Vec load(const T* p) {
+    Vec v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+
+  // R rows of out (cols of them, at most one panel wide) = R rows of A times one panel.
+  template <int R>
+  void block(const T* a, long lda, const T* b, T* out, long ldo, long cols) const {
+    Vec sum[R][2] = {};
+    for (long kk = 0; kk < k_; ++kk, b += kWidth) {
+      const Vec b0 = load(b), b1 = load(b + kLanes);
+      for (int r = 0; r < R; ++r) {
+        const Vec x = V::splat(a[r * lda + kk]);
+        sum[r][0] += x * b0;
+        sum[r][1] += x * b1;
+      }
+    }
+    T row[kWidth];
+    for (int r = 0; r < R; ++r) {
+      std::memcpy(row, &sum[r][0], sizeof(Vec));
+      std::memcpy(row + kLanes, &sum[r][1], sizeof(Vec));
+      std::memcpy(out + r * ldo, row, sizeof(T) * cols);
+    }
+  }
+
+  long k_ = 0, m_ = 0;
+  std::vector<T> data_;     // panel by panel, each k_ rows of kWidth, from offset_ on
+  std::size_t offset_ = 0;  // a copy keeps it, with the contents: both are the original's
+};
+
+}  // namespace attention

@@ -1,0 +1,62 @@
+#include "attention/panel_product.hpp"
+
+#include "attention/rng.hpp"
+#include "support.hpp"
+
+namespace {
+double relative(const attention::Matrix& got, const attention::Matrix& expected) {
+  return (got - expected).cwiseAbs().maxCoeff() / std::max(1.0, expected.cwiseAbs().maxCoeff());
+}
+}  // namespace
+
+// Shapes that cross every edge of the loop: one number, fewer rows than a block of 4 and fewer
+// columns than a panel, each remainder of rows (1, 2, 3), a depth over one cache block (256) and
+// over two, more rows than a row block (64), and a depth of 0.
+TEST_CASE("a product over kept panels equals Eigen's product", "[kernel][panels]") {
+  struct Shape { long n, k, m; };
+  for (const Shape s : {Shape{1, 1, 1}, Shape{3, 5, 7}, Shape{9, 700, 1300}, Shape{130, 96, 33}, Shape{66, 513, 9},
+                        Shape{4100, 3, 6}, Shape{2, 0, 5}}) {
+    attention::NumpyRandom rng(7);
+    const attention::Matrix X = rng.randn(s.n, s.k), W = rng.randn(s.k, s.m);
+    const attention::Matrix expected = s.k == 0 ? attention::Matrix::Zero(s.n, s.m) : attention::Matrix(X * W);
+    INFO("n " << s.n << ", k " << s.k << ", m " << s.m);
+    const attention::Panels<double> packed(W);
+    attention::Matrix out;
+    packed.multiply(X, out);
+    REQUIRE(out.rows() == s.n);
+    REQUIRE(out.cols() == s.m);
+    CHECK(relative(out, expected) < 1e-12);
+
+    const attention::Panels<float> packed32(W.cast<float>());
+    attention::MatrixT<float> out32;
+    packed32.multiply(X.cast<float>(), out32);
+    CHECK(relative(out32.cast<double>(), expected) < 1e-4);
+  }
+}
+
+TEST_CASE("kept panels are reused: a second input gets its own product, a second pack its own panels", "[kernel][panels]") {
+  attention::NumpyRandom rng(3);
+  const attention::Matrix W = rng.randn(64, 48), A = rng.randn(8, 64), B = rng.randn(20, 64), W2 = rng.randn(64, 10);
+  attention::Panels<double> packed(W);
+  attention::Matrix out;
+  packed.multiply(A, out);
+  packed.multiply(B, out);
+  CHECK(relative(out, B * W) < 1e-12);
+  packed.pack(W2);
+  packed.multiply(B, out);
+  CHECK(relative(out, B * W2) < 1e-12);
+}
+
+// As the kernel uses it for one head: Q_h K_h^T from columns of a wider matrix, K^T packed
+// from a transposed block, the result written into columns of a wider one.
+TEST_CASE("a product of blocks: A's rows and out's rows apart by a stride, B a transposed block", "[kernel][panels]") {
+  attention::NumpyRandom rng(5);
+  const attention::Matrix QK = rng.randn(11, 24);  // Q (11, 12) and K (11, 12) side by side
+  const auto Q = QK.leftCols(12), K = QK.rightCols(12);
+  attention::Panels<double> keys(K.transpose());
+  attention::Matrix wide = attention::Matrix::Constant(11, 15, 7.0);  // (11, 11) goes in at column 2
+  keys.multiply(QK.data(), QK.cols(), 11, wide.data() + 2, wide.cols());
+  CHECK(relative(wide.middleCols(2, 11), Q * K.transpose()) < 1e-12);
+  CHECK((wide.leftCols(2).array() == 7.0).all());  // columns around the block are untouched
+  CHECK((wide.rightCols(2).array() == 7.0).all());
+}
