@@ -10,8 +10,8 @@ double relative(const attention::Matrix& got, const attention::Matrix& expected)
 }  // namespace
 
 // Shapes that cross every edge of the loop: one number, fewer rows than a block of 4 and fewer
-// columns than a panel, each remainder of rows (1, 2, 3), a depth over one cache block (256) and
-// over two, more rows than a row block (64), and a depth of 0.
+// columns than a panel, each remainder of rows (1, 2, 3), more rows than a row block (64), a
+// long depth, and a depth of 0.
 TEST_CASE("a product over kept panels equals Eigen's product", "[kernel][panels]") {
   struct Shape { long n, k, m; };
   for (const Shape s : {Shape{1, 1, 1}, Shape{3, 5, 7}, Shape{9, 700, 1300}, Shape{130, 96, 33}, Shape{66, 513, 9},
