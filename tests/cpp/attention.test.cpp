@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "attention/kernel.hpp"
+#include "attention/rng.hpp"
 #include "attention/trace_json.hpp"
 #include "support.hpp"
 
@@ -191,4 +192,30 @@ TEST_CASE("the benchmark kernel computes what the trace shows", "[attention][ker
     attention::attention_forward<float>(p.X.cast<float>(), w32, wf, of);
     CHECK((of.cast<double>() - t.output).cwiseAbs().maxCoeff() < 1e-4);
   }
+}
+
+TEST_CASE("the benchmark kernel agrees where weights underflow", "[attention][kernel]") {
+  // Scores thousands apart: most weights are far below the kernel's cutoff (1e-154 in double,
+  // 1e-19 in float), which sets them to 0 where the trace computes them.
+  attention::NumpyRandom rng(7);
+  json spec;
+  for (const char* name : {"X", "W_q", "W_k", "W_v"}) {
+    const bool x = name[0] == 'X';
+    const Matrix m = rng.randn(x ? 6 : 4, 4) * (x ? 30.0 : 1.0);  // X (6, 4), weights (4, 4)
+    for (long i = 0; i < m.rows(); ++i) spec[name].push_back(std::vector<double>(m.row(i).begin(), m.row(i).end()));
+  }
+  const auto t = attention::run_self<double>(attention::parse_spec_text(spec.dump()).value()).value();
+  REQUIRE(t.weights[0].minCoeff() < 1e-200);
+  const auto& p = t.parameters;
+  const double size = t.output.cwiseAbs().maxCoeff();
+  attention::Workspace<double> wd;
+  Matrix out;
+  attention::attention_forward<double>(p.X, attention::KernelWeights<double>(*p.W_q, *p.W_k, *p.W_v, nullptr, 1), wd, out);
+  CHECK((out - t.output).cwiseAbs().maxCoeff() < 1e-12 * size);
+  attention::Workspace<float> wf;
+  attention::MatrixT<float> of;
+  attention::attention_forward<float>(p.X.cast<float>(),
+                                      attention::KernelWeights<float>(p.W_q->cast<float>(), p.W_k->cast<float>(), p.W_v->cast<float>(), nullptr, 1),
+                                      wf, of);
+  CHECK((of.cast<double>() - t.output).cwiseAbs().maxCoeff() < 1e-4 * size);
 }
