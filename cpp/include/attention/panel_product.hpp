@@ -119,6 +119,13 @@ class Panels {
         sum[r][1] += x * b1;
       }
     }
+    if (cols == kWidth) {  // a whole panel: two stores of a fixed size, not a call to memcpy
+      for (int r = 0; r < R; ++r) {
+        std::memcpy(out + r * ldo, &sum[r][0], sizeof(Vec));
+        std::memcpy(out + r * ldo + kLanes, &sum[r][1], sizeof(Vec));
+      }
+      return;
+    }
     T row[kWidth];
     for (int r = 0; r < R; ++r) {
       std::memcpy(row, &sum[r][0], sizeof(Vec));
