@@ -1,15 +1,15 @@
 #pragma once
 // The attention forward pass alone, for speed: projections, scaled dot-product scores, a
-// stable softmax in place, the weighted values, the output projection, every product in
+// stable softmax in place (softmax_numerators.hpp), the weighted values, the output projection, every product in
 // panel_product.hpp's loop. The weights are packed once (KernelWeights) and kept across runs,
 // as they stay fixed while the input changes. It keeps no trace (run_self does that, and is
 // tested to agree), so the benchmarks measure the math.
 // Header-only so each benchmark build compiles it with its own flags (SSE2, -march=native, wasm).
 #include <cmath>
-#include <limits>
 
 #include "attention/panel_product.hpp"
 #include "attention/scalar.hpp"
+#include "attention/softmax_numerators.hpp"
 
 namespace attention {
 
@@ -33,6 +33,7 @@ struct KernelWeights {
 template <class T>
 struct Workspace {
   MatrixT<T> QKV, S, concat;  // (n, h*(2 d_k + d_v)), (n, n), (n, h*d_v)
+  std::vector<T> sums;         // (n) one head's softmax denominators
   Panels<T> keys, values;      // one head's K^T (d_k, n) and V (n, d_v)
 };
 
@@ -41,29 +42,22 @@ template <class T>
 void attention_forward(const MatrixT<T>& X, const KernelWeights<T>& w, Workspace<T>& ws, MatrixT<T>& out) {
   const long n = X.rows(), heads = w.heads, dk = w.dk, dv = w.dv;
   const T scale = T(1) / std::sqrt(static_cast<T>(dk));
-  // A weight below e^cutoff, the square root of the smallest normal number, becomes 0, and the
-  // others are lowered by that much (1e-19 in float, 1e-154 in double: beneath the rounding of
-  // a weight of 1). Without it, rows whose scores spread widely made subnormal numbers in exp
-  // and in the product with V, which x86 computes up to 100 times slower, natively and in wasm
-  // alike: the softmax took 3 times as long at d_model 64 with 8 heads.
-  const T cutoff = std::log(std::numeric_limits<T>::min()) / 2, floor = std::exp(cutoff);
   w.qkv.multiply(X, ws.QKV);
   const long width = ws.QKV.cols();
   const auto K = ws.QKV.middleCols(heads * dk, heads * dk), V = ws.QKV.rightCols(heads * dv);
   ws.S.resize(n, n);
+  ws.sums.resize(n);
+  T* sums = ws.sums.data();
   ws.concat.resize(n, heads * dv);
   for (long h = 0; h < heads; ++h) {
     ws.keys.pack(K.middleCols(h * dk, dk).transpose());
     ws.keys.multiply(ws.QKV.data() + h * dk, width, n, ws.S.data(), n);  // Q_h K_h^T
-    for (long i = 0; i < n; ++i) {  // stable softmax numerators of each scaled row, in place
-      auto row = ws.S.row(i);
-      row = ((((row.array() - row.maxCoeff()) * scale).max(cutoff).exp()) - floor).max(T(0));
-    }
+    for (long i = 0; i < n; ++i) sums[i] = softmax_numerators(ws.S.data() + i * n, n, scale);
     T* out_h = ws.concat.data() + h * dv;
     ws.values.pack(V.middleCols(h * dv, dv));
     ws.values.multiply(ws.S.data(), n, n, out_h, heads * dv);
     for (long i = 0; i < n; ++i) {  // the softmax's division, on d_v numbers of a row rather than n
-      const T inv = T(1) / ws.S.row(i).sum();
+      const T inv = T(1) / sums[i];
       for (long j = 0; j < dv; ++j) out_h[i * heads * dv + j] *= inv;
     }
   }

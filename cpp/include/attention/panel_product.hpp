@@ -1,7 +1,6 @@
 #pragma once
 // The matrix products of the attention kernel, A (n, k) * B (k, m), in one register-blocked
-// loop written with GCC/Clang vector types: natively SSE2 (AVX under -march=native), and wasm
-// SIMD from Emscripten, so the native and the wasm builds run the same code.
+// loop over simd.hpp's vectors, so the native and the wasm builds run the same code.
 // B is kept in panels two vectors wide (8 floats or 4 doubles in 128-bit vectors), depth-major:
 // each step of the depth loads two vectors of B and broadcasts one number of A for each of 4
 // rows into 8 sums, 12 vectors live in all. Eigen's panel kernel keeps 15 live (8 sums, 2
@@ -19,30 +18,16 @@
 #include <Eigen/Core>
 
 #include "attention/scalar.hpp"
+#include "attention/simd.hpp"
 
 namespace attention {
-
-namespace simd {
-// 128-bit vectors in the baseline builds (SSE2, wasm SIMD); 256-bit where the compiler may use
-// AVX (the -march=native benchmark), so that build is not held to half its width.
-#ifdef __AVX__
-constexpr int kBytes = 32;
-#else
-constexpr int kBytes = 16;
-#endif
-template <class T>
-struct Vector {
-  typedef T type __attribute__((vector_size(kBytes)));
-  static type splat(T a) { return a - type{}; }  // a in every lane: x - 0 is x, so no subtraction is left
-};
-}  // namespace simd
 
 template <class T>
 class Panels {
   using V = simd::Vector<T>;
   using Vec = typename V::type;
   static_assert(sizeof(Vec) == simd::kBytes, "a vector type, not a scalar");
-  static constexpr long kLanes = simd::kBytes / sizeof(T), kWidth = 2 * kLanes;  // B's columns in one panel
+  static constexpr long kLanes = V::kLanes, kWidth = 2 * kLanes;  // B's columns in one panel
   // A block of A's rows that stays in L2 while every panel runs over it (64 rows of 512 doubles:
   // 256 KB). The depth is not split: with a split at 256, adding the partial sums back made the
   // products in wasm 1.6 to 1.7 times slower (at n = 1024, d_model 512), and natively no faster.
