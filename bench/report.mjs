@@ -50,9 +50,12 @@ export function report(r, root) {
     'Projections Q = X W_q, K, V, scaled dot-product scores, a stable softmax, the weighted values, and',
     'with 8 heads the output projection W_o. Median of repeated runs (at least 5, or 3 at n = 1024 with',
     'd_model 512, and at least 0.2 s), each run a batch of the kernel lasting at least 10 ms (Chromium\'s',
-    'clock counts in steps of 0.1 ms), milliseconds. Every product runs in one register-blocked loop',
-    'written with GCC/Clang vector types (cpp/include/attention/panel_product.hpp), so the native and',
-    'the wasm builds run the same code; the softmax is Eigen\'s. The weights are drawn before the timing',
+    'clock counts in steps of 0.1 ms), milliseconds. native-sse2, wasm-node, wasm-chromium and tfjs-wasm',
+    'are timed in turns, three times over, and each gives the median of its three: a slow spell of the',
+    'machine then slows every side of a ratio, not one. Every product runs in one register-blocked loop',
+    'written with GCC/Clang vector types (cpp/include/attention/panel_product.hpp), and so does the',
+    'softmax (softmax_numerators.hpp, with its own exp), so the native and the wasm builds run the same',
+    'code. The weights are drawn before the timing',
     'and kept across runs in the panels that loop reads (W_q, W_k and W_v side by side), as the weights',
     'stay the same while a learner types; each run packs one head\'s K^T and V. TF.js and plain JS',
     'likewise get their weight tensors and arrays once. Implementations:',
@@ -125,7 +128,7 @@ export function report(r, root) {
   const p = (x) => (x ? 'met' : '**not yet**');
   const once = (x) => (x ? 'met in this run' : '**not yet**');  // the kernel tables are one run
   const range = (xs) => `${Math.min(...xs).toFixed(2)}× to ${Math.max(...xs).toFixed(2)}×`;
-  lines.push('## Targets', '', 'Page and training figures: the median of the runs (least–most); met only when the worst run meets the target. The kernel\'s ratios come from the one run of the tables above and move by up to 0.2 between runs: a kernel target that holds here is met in this run, and is met only when `npm run bench -- --only=kernel` run twice more holds it too.', '', '| target | measured | |', '|---|---|---|',
+  lines.push('## Targets', '', 'Page and training figures: the median of the runs (least–most); met only when the worst run meets the target. The kernel\'s ratios come from the one run of the tables above (each cell the median of three turns): a kernel target that holds here is met in this run, and is met only when `npm run bench -- --only=kernel` run twice more holds it too.', '', '| target | measured | |', '|---|---|---|',
     ...pageTargets(r).map(([target, figure, met]) => `| ${target} | ${figure} | ${p(met)} |`),
     `| wasm ≥ 0.9× native SSE2 throughput at every size with n ≥ 64 | ${range(wasmVsNative)} | ${once(Math.min(...wasmVsNative) >= 0.9)} |`,
     `| wasm faster than TF.js wasm at every size (float32) | ${range(tfVsWasm)} | ${once(Math.min(...tfVsWasm) > 1)} |`,

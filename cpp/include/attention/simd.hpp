@@ -20,4 +20,17 @@ struct Vector {
   static type splat(T a) { return a - type{}; }  // a in every lane: x - 0 is x, so no subtraction is left
 };
 
+// The larger of a and b in each lane, b where a is NaN. Natively the compare and select is one
+// max instruction; in wasm, clang writes a compare and a bitselect, which V8 compiles to three
+// (and a register), where wasm's pseudo-maximum is one.
+template <class Vec>
+Vec max(Vec a, Vec b) {
+#ifdef __wasm_simd128__
+  if constexpr (sizeof(a[0]) == 4) return __builtin_wasm_pmax_f32x4(b, a);
+  else return __builtin_wasm_pmax_f64x2(b, a);
+#else
+  return a > b ? a : b;
+#endif
+}
+
 }  // namespace attention::simd
