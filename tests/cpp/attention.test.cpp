@@ -1,6 +1,7 @@
 #include "attention/attention.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "attention/kernel.hpp"
 #include "attention/rng.hpp"
@@ -174,8 +175,13 @@ TEST_CASE("the same spec twice gives byte-identical traces", "[attention][determ
 }
 
 TEST_CASE("the benchmark kernel computes what the trace shows", "[attention][kernel]") {
-  for (const char* spec_text : {R"({"sentence": "one head only here", "d_model": 8})",
-                                R"({"sentence": "eight heads of the kernel", "d_model": 16, "heads": 8})"}) {
+  // The third has 300 tokens: its scores are taken in blocks of rows (54 in double, 109 in
+  // float), the last one short.
+  std::string long_sentence;
+  for (int i = 0; i < 300; ++i) long_sentence += "w" + std::to_string(i % 37) + " ";
+  for (const std::string& spec_text : {std::string(R"({"sentence": "one head only here", "d_model": 8})"),
+                                       std::string(R"({"sentence": "eight heads of the kernel", "d_model": 16, "heads": 8})"),
+                                       R"({"d_model": 16, "heads": 2, "sentence": ")" + long_sentence + "\"}"}) {
     const auto spec = attention::parse_spec_text(spec_text).value();
     const auto t = attention::run_self<double>(spec).value();
     const auto& p = t.parameters;
