@@ -19,8 +19,8 @@ std::string bench_kernel(long n, long d, long heads, const std::string& precisio
 }
 
 // The largest difference between the float and the double kernel on the timing's inputs: the
-// float path (Eigen's exp through cpp/wasm-compat's conversions) is what the timing measures,
-// so tests/wasm checks it computes the same attention.
+// float path (wasm SIMD's float lanes, the float exp) is what the timing measures, so
+// tests/wasm checks it computes the same attention.
 double float_agreement(long n, long d, long heads) {
   attention::Workspace<double> wd;
   attention::Matrix exact;
