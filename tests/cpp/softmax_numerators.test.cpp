@@ -19,7 +19,7 @@ double worst_relative(long n, double spread, T scale) {
   std::vector<T> got = row;
   const T sum = attention::softmax_numerators(got.data(), n, scale);
   const T top = *std::max_element(row.begin(), row.end());
-  const T cutoff = std::log(std::numeric_limits<T>::min()) / 2;
+  const T cutoff = attention::softmax_cutoff<T>();
   double worst = 0, total = 0;
   for (long j = 0; j < n; ++j) {
     const T x = (row[j] - top) * scale;

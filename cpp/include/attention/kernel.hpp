@@ -1,9 +1,9 @@
 #pragma once
 // The attention forward pass alone, for speed: projections, scaled dot-product scores, a
 // stable softmax in place (softmax_numerators.hpp), the weighted values, the output
-// projection, every product in panel_product.hpp's loop. The weights are packed once (KernelWeights) and kept across runs,
-// as they stay fixed while the input changes. It keeps no trace (run_self does that, and is
-// tested to agree), so the benchmarks measure the math.
+// projection, every product in panel_product.hpp's loop. The weights are packed once
+// (KernelWeights) and kept across runs, as they stay fixed while the input changes. It keeps
+// no trace (run_self does that, and is tested to agree), so the benchmarks measure the math.
 // Header-only so each benchmark build compiles it with its own flags (SSE2, -march=native, wasm).
 #include <algorithm>
 #include <cmath>

@@ -66,6 +66,13 @@ typename simd::Vector<T>::type exp(typename simd::Vector<T>::type x) {
 }
 }  // namespace detail
 
+// The cutoff: the log of the square root of the smallest normal number, computed once.
+template <class T>
+T softmax_cutoff() {
+  static const T cutoff = std::log(std::numeric_limits<T>::min()) / 2;
+  return cutoff;
+}
+
 // row[0:n] = exp((row - max(row)) * scale), 0 below e^cutoff; returns their sum.
 template <class T>
 T softmax_numerators(T* row, long n, T scale) {
@@ -81,7 +88,7 @@ T softmax_numerators(T* row, long n, T scale) {
   for (long l = 1; l < L; ++l) top = std::max(top, most[l]);
   for (; j < n; ++j) top = std::max(top, row[j]);
 
-  const T cutoff = std::log(std::numeric_limits<T>::min()) / 2;
+  const T cutoff = softmax_cutoff<T>();
   const Vec shift = V::splat(top), by = V::splat(scale), low = V::splat(cutoff);
   Vec sums{};
   for (j = 0; j + L <= n; j += L) {
