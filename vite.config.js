@@ -23,8 +23,10 @@ const preloadCore = {
 // The playground page holds its first screen as HTML (web/first-screen.html, written by
 // scripts/first-screen.mjs), so the browser paints its numbers before any script has arrived.
 // linked.js, read before the body, marks a link that carries settings: the page then hides
-// that screen (page.css) rather than show numbers the link did not ask for. After Vite's own
-// pass, which would take the screen's <style>s out of their shadow roots.
+// that screen (page.css) rather than show numbers the link did not ask for. The first frame
+// waits until that screen is read (a render-blocking rel=expect): drawn in one go, never in
+// part, it shows its heatmaps. After Vite's own pass, which would take the screen's <style>s
+// out of their shadow roots.
 const firstScreen = {
   name: 'first-screen',
   transformIndexHtml: {
@@ -38,7 +40,8 @@ const firstScreen = {
         // async: the page's code runs when it arrives, not after the first screen's HTML is read
         html: html.replace(element, () => `<attention-playground use-hash>${screen}</attention-playground>`)
           .replaceAll('<script type="module" ', '<script type="module" async '),
-        tags: [{ tag: 'script', attrs: { src: './linked.js' }, injectTo: 'head' }],
+        tags: [{ tag: 'script', attrs: { src: './linked.js' }, injectTo: 'head' },
+          { tag: 'link', attrs: { rel: 'expect', href: '#first-screen-end', blocking: 'render' }, injectTo: 'head' }],
       };
     },
   },

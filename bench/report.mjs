@@ -99,7 +99,7 @@ export function report(r, root) {
     '', '| file | bytes | gzip -9 |', '|---|---:|---:|');
   for (const file of c.files) lines.push(`| ${file.file} | ${file.raw} | ${file.gzip} |`);
   lines.push(`| **total before the first render** | ${c.raw_total} | **${c.gzip_total}** (${(c.gzip_total / 1024).toFixed(1)} KB) |`, '',
-    `First heatmap on screen, ${c.first_heatmap_ms.runs.length} loads: ${loads(c.first_heatmap_ms)}: the first heatmap with its cells, timed when the frame that paints it is done; ${written(c)}.`,
+    `First heatmap on screen, ${c.first_heatmap_ms.runs.length} loads: ${loads(c.first_heatmap_ms)}: the first heatmap with its cells on screen; ${written(c)}. It was there in the first frame the browser drew in ${c.first_frame_loads} of ${c.first_heatmap_ms.runs.length} loads, and is then timed by that frame's presentation (the browser's \`first-contentful-paint\`); in a later frame, by the first timer after it, which also waits for the page's work queued before that timer.`,
     `The first heatmap drawn by the page's code: ${loads(c.live_heatmap_ms)}; the files that had arrived by then are ${(c.live_gzip_total / 1024).toFixed(1)} KB gzip.`,
     `The browser's own first paint (its \`first-paint\` entry, when the frame reached the screen): ${loads(c.first_paint_ms)}.`, '');
   const mem = r.memory;

@@ -3,6 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { load } from '../../dist/attention.js';
 import { start, cells, ready, done } from './harness.mjs';
 import { FILE, firstScreen } from '../../scripts/first-screen.mjs';
@@ -211,6 +212,48 @@ test('before any script arrives, the first screen shows the numbers the page the
     assert.equal(moved, 0, `${width} px, ${colorScheme}: the page drawn by its code looks as its first screen`);
     await done(live);
     await early.close();
+  }
+});
+
+test('the first frame the browser draws holds the first matrix with its numbers, even when the page arrives slowly', async () => {
+  // The page's HTML in two parts, the second (the middle of the written screen on) after 400 ms:
+  // a browser free to paint what it has read would draw a screen without its matrices.
+  const html = readFileSync(new URL('../../dist/index.html', import.meta.url), 'utf8');
+  const cut = html.indexOf('data-element="ap-heatmap"');
+  const slow = createServer(async (req, res) => {
+    if (req.url !== '/') {
+      const r = await fetch(env.base + req.url.slice(1));
+      res.writeHead(r.status, { 'Content-Type': r.headers.get('content-type') ?? 'text/plain' });
+      res.end(Buffer.from(await r.arrayBuffer()));
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.write(html.slice(0, cut));
+    setTimeout(() => res.end(html.slice(cut)), 400);
+  });
+  await new Promise((r) => slow.listen(0, '127.0.0.1', r));
+  try {
+    for (const width of [1280, 390]) {
+      const page = await env.page({ viewport: { width, height: 800 } });
+      await page.addInitScript(() => {
+        // what the DOM holds when the first frame is drawn (its animation frame callbacks run first)
+        // of the copy written into the page or, when the page's code came first, of its own X
+        requestAnimationFrame(() => {
+          const copy = Array.from(document.querySelectorAll('.first-screen > div')).find((d) => d.checkVisibility());
+          const x = copy?.shadowRoot.querySelector('[data-element="ap-heatmap"][key="X"]') ??
+            document.querySelector('attention-playground')?.shadowRoot?.querySelector('ap-heatmap[key="X"]');
+          window.firstFrame = Array.from(x?.shadowRoot?.querySelectorAll('td[data-row]') ?? [], (td) => Number(td.dataset.value));
+        });
+      });
+      await page.goto(`http://127.0.0.1:${slow.address().port}/`);
+      await page.waitForFunction(() => window.firstFrame !== undefined);
+      const shown = await page.evaluate(() => window.firstFrame);
+      await ready(page);
+      assert.deepEqual(shown, core.run(await specOf(page)).X.flat(), `${width} px: X with all its numbers in the first frame`);
+      await done(page);
+    }
+  } finally {
+    await new Promise((r) => slow.close(r));
   }
 });
 

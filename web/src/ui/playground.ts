@@ -123,9 +123,11 @@ export class AttentionPlayground extends LitElement {
   positionError = '';  // the position typed to follow a token past the chips is not one
   // By the element's width, not the window's: an embed in a narrow column is a phone too.
   private resizer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver((entries) => {
+    this.sized = true;
     const narrow = entries[entries.length - 1].contentRect.width < NARROW;
     if (narrow !== this.narrow) this.narrow = narrow;
   });
+  private sized = false;  // narrow is known: the observer has reported, or the width was measured
   private traced: Spec = {};  // the spec of the trace on screen
   private errorShown = false;  // set while rendering, when the error found a place beside its control or matrix
   private computed = 0;  // the latest compute() call: older answers are dropped
@@ -422,6 +424,16 @@ export class AttentionPlayground extends LitElement {
     const map = path.find((n) => n.tagName === 'AP-HEATMAP') as (HTMLElement & { key: string }) | undefined;
     if (!th || !map || !TOKEN_ROWS.has(map.key)) return;
     this.follow((th.parentElement as HTMLTableRowElement).sectionRowIndex);
+  }
+
+  /** The first trace is drawn at the element's width. The observer reports after a frame: when
+   *  the trace comes first (the page's code ran before the browser drew), the width is measured
+   *  now, so that a phone's first frame shows the results with the settings folded away, and not
+   *  the settings unfolded above them. */
+  protected willUpdate() {
+    if (!this.trace || this.sized) return;
+    this.sized = true;
+    this.narrow = this.getBoundingClientRect().width < NARROW;
   }
 
   /** After a derivation opens: where it covers the page (a phone's bottom sheet), the page moves
