@@ -236,8 +236,8 @@ test('the first frame the browser draws holds the first matrix with its numbers,
     for (const width of [1280, 390]) {
       const page = await env.page({ viewport: { width, height: 800 } });
       await page.addInitScript(() => {
-        // what the DOM holds when the first frame is drawn (its animation frame callbacks run first)
-        // of the copy written into the page or, when the page's code came first, of its own X
+        // X's numbers as the first frame is drawn (its animation frame callbacks run just before):
+        // in the copy written into the page or, when the page's code came first, in its own X
         requestAnimationFrame(() => {
           const copy = Array.from(document.querySelectorAll('.first-screen > div')).find((d) => d.checkVisibility());
           const x = copy?.shadowRoot.querySelector('[data-element="ap-heatmap"][key="X"]') ??
