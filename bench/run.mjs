@@ -9,6 +9,7 @@ import os from 'node:os';
 import { chromium } from 'playwright-core';
 import { load, loadTraining } from '../dist/attention.js';
 import { attentionForward } from './plain.mjs';
+import { MAX_CHUNK } from '../web/src/core/training-loop.js';
 import { tfjsReady, tfjsForward } from './tfjs.mjs';
 import { serve } from '../tests/e2e/serve.mjs';
 import { CHROMIUM } from '../tests/e2e/harness.mjs';
@@ -290,12 +291,12 @@ const TRAIN_STEPS = smoke ? 20 : 500;
 const TRAIN_WARM = smoke ? 5 : 1500;
 const TASKS = ['copy', 'earlier', 'sort', 'reverse'];
 
-/** ms of `steps` training steps after `warm` untimed ones: in Node, or in the page (page.evaluate). */
-function timeSteps([settings, warm, steps], t = globalThis.train) {
-  // in calls of at most 1000 steps (limits::max_train_steps_per_call): a longer one is refused
+/** ms of `steps` training steps after `warm` untimed ones, in calls of at most `chunk` (a longer
+ *  one is refused): in Node, or in the page (page.evaluate). */
+function timeSteps([settings, warm, steps, chunk], t = globalThis.train) {
   const run = (count) => {
-    for (let left = count; left > 0; left -= 1000) {
-      const m = t.step(Math.min(1000, left));
+    for (let left = count; left > 0; left -= chunk) {
+      const m = t.step(Math.min(chunk, left));
       if (m.error) throw new Error(`training step: ${m.error.message}`);
     }
   };
@@ -320,7 +321,7 @@ async function training() {
       const page = await browser.newPage();  // a fresh module each run
       await page.goto(server.base + 'train.html');
       await page.waitForFunction(() => window.ready === true);
-      cold.push(perSecond(await page.evaluate(timeSteps, [{ task: 'copy', seed: 1 }, 0, TRAIN_STEPS])));
+      cold.push(perSecond(await page.evaluate(timeSteps, [{ task: 'copy', seed: 1 }, 0, TRAIN_STEPS, MAX_CHUNK])));
       for (const task of TASKS) {
         const settings = { task, seed: 1 };
         // As the wasm runs: the warm-up, then the timed steps in one call with one held-out
@@ -329,8 +330,8 @@ async function training() {
           { input: JSON.stringify(settings), encoding: 'utf8' }).trim().split('\n').map((l) => JSON.parse(l));
         const warm = lines.find((l) => l.step === TRAIN_WARM);
         runs[task].native.push((lines.at(-1).step - TRAIN_WARM) / (lines.at(-1).seconds - warm.seconds));
-        runs[task]['wasm-node'].push(perSecond(timeSteps([settings, TRAIN_WARM, TRAIN_STEPS], train)));
-        runs[task]['wasm-chromium'].push(perSecond(await page.evaluate(timeSteps, [settings, TRAIN_WARM, TRAIN_STEPS])));
+        runs[task]['wasm-node'].push(perSecond(timeSteps([settings, TRAIN_WARM, TRAIN_STEPS, MAX_CHUNK], train)));
+        runs[task]['wasm-chromium'].push(perSecond(await page.evaluate(timeSteps, [settings, TRAIN_WARM, TRAIN_STEPS, MAX_CHUNK])));
       }
       await page.close();
     }

@@ -6,7 +6,7 @@
 // Out: {tasks} (first) {started: settings} {snapshot, playing, stepsPerSecond?} {error: {field, message}, playing}
 const SLICE_MS = 25;
 const PACE_MS = 50;  // with a rate, a tick every 50 ms
-const MAX_CHUNK = 1000;  // limits::max_train_steps_per_call
+export const MAX_CHUNK = 1000;  // limits::max_train_steps_per_call: a call with more is refused
 
 export function trainingLoop(train, post) {
   let playing = false;
