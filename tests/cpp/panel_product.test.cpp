@@ -48,15 +48,24 @@ TEST_CASE("kept panels are reused: a second input gets its own product, a second
 }
 
 // As the kernel uses it for one head: Q_h K_h^T from columns of a wider matrix, K^T packed
-// from a transposed block, the result written into columns of a wider one.
-TEST_CASE("a product of blocks: A's rows and out's rows apart by a stride, B a transposed block", "[kernel][panels]") {
-  attention::NumpyRandom rng(5);
-  const attention::Matrix QK = rng.randn(11, 24);  // Q (11, 12) and K (11, 12) side by side
-  const auto Q = QK.leftCols(12), K = QK.rightCols(12);
-  attention::Panels<double> keys(K.transpose());
-  attention::Matrix wide = attention::Matrix::Constant(11, 15, 7.0);  // (11, 11) goes in at column 2
-  keys.multiply(QK.data(), QK.cols(), 11, wide.data() + 2, wide.cols());
-  CHECK(relative(wide.middleCols(2, 11), Q * K.transpose()) < 1e-12);
-  CHECK((wide.leftCols(2).array() == 7.0).all());  // columns around the block are untouched
-  CHECK((wide.rightCols(2).array() == 7.0).all());
+// from a transposed block, the result written into columns of a wider one. Depths of 12 and 13
+// and 11 keys: the transposing pack and the interleaving of A's rows, whole blocks of vector
+// lanes and the numbers left over, in doubles (2 lanes) and floats (4).
+TEMPLATE_TEST_CASE("a product of blocks: A's rows and out's rows apart by a stride, B a transposed block", "[kernel][panels]",
+                   double, float) {
+  using T = TestType;
+  const double tolerance = std::is_same_v<T, double> ? 1e-12 : 1e-5;
+  for (const long dk : {12L, 13L}) {
+    INFO("d_k " << dk);
+    attention::NumpyRandom rng(5);
+    const attention::MatrixT<T> QK = rng.randn(11, 2 * dk).cast<T>();  // Q (11, d_k) and K (11, d_k) side by side
+    const auto Q = QK.leftCols(dk), K = QK.rightCols(dk);
+    attention::Panels<T> keys(K.transpose());
+    attention::MatrixT<T> wide = attention::MatrixT<T>::Constant(11, 15, T(7));  // (11, 11) goes in at column 2
+    keys.multiply(QK.data(), QK.cols(), 11, wide.data() + 2, wide.cols());
+    const attention::Matrix expected = Q.template cast<double>() * K.template cast<double>().transpose();
+    CHECK(relative(wide.middleCols(2, 11).template cast<double>(), expected) < tolerance);
+    CHECK((wide.leftCols(2).array() == T(7)).all());  // columns around the block are untouched
+    CHECK((wide.rightCols(2).array() == T(7)).all());
+  }
 }

@@ -8,6 +8,11 @@
 // registers, and its code for Eigen's unrolled loop moves vectors to and from the stack.
 // X (1024, 512) times W (512, 1536) in floats took 57-60 ms with Eigen's kernel in wasm (Node)
 // and takes 32 ms here; natively (SSE2) 38 ms with Eigen's and 41 ms here.
+// A's rows are copied, 4 at a time, interleaved (the 4 numbers of one depth side by side), so
+// the loop reads them at one address with fixed offsets: wasm has no scaled-index addressing,
+// and V8 spent two instructions per row and step computing each row's address, about a fifth
+// of the loop. At n = 64, d_model 64 in floats the kernel went from 77 us to 66 in wasm
+// (natively unchanged, 87).
 // The weights are packed once and kept (they stay fixed while a learner types); K^T and V are
 // packed on each run into panels the kernel's workspace keeps, so a run allocates nothing.
 #include <algorithm>
@@ -29,9 +34,10 @@ class Panels {
   using Vec = typename V::type;
   static_assert(sizeof(Vec) == simd::kBytes, "a vector type, not a scalar");
   static constexpr long kLanes = V::kLanes, kWidth = 2 * kLanes;  // B's columns in one panel
-  // A block of A's rows that stays in L2 while every panel runs over it (64 rows of 512 doubles:
-  // 256 KB). The depth is not split: with a split at 256, adding the partial sums back made the
-  // products in wasm 1.6 to 1.7 times slower (at n = 1024, d_model 512), and natively no faster.
+  // A block of A's rows, copied interleaved into rows_, that stays in L2 while every panel runs
+  // over it (64 rows of 512 doubles: 256 KB). The depth is not split: with a split at 256,
+  // adding the partial sums back made the products in wasm 1.6 to 1.7 times slower (at n = 1024,
+  // d_model 512), and natively no faster.
   static constexpr long kRows = 64;
 
  public:
@@ -54,22 +60,21 @@ class Panels {
       data_.resize(static_cast<std::size_t>(panels * k_ * kWidth) + kLine / sizeof(T));
       offset_ = (kLine - reinterpret_cast<std::uintptr_t>(data_.data()) % kLine) % kLine / sizeof(T);
       // Read through a pointer and B's two strides, along whichever is contiguous: K^T (a
-      // transposed block) column by column, V and the weights row by row. Read through Eigen's
-      // expressions, one head's K^T and V at n = 64, d_model 64 took 17 us of the kernel's 82
-      // in wasm (5 natively); this way 7 (2).
+      // transposed block) by transposing its columns, V and the weights row by row. Read through
+      // Eigen's expressions, one head's K^T and V at n = 64, d_model 64 took 17 us of the
+      // kernel's 82 in wasm (5 natively); this way 0.8 (0.7). V one number at a time: 1.6.
       const T* b = B.derived().data();
       const long rs = B.rowStride(), cs = B.colStride();
       T* panel = data_.data() + offset_;
       for (long jb = 0; jb < panels; ++jb, panel += k_ * kWidth) {  // B[:, jb*kWidth : (jb+1)*kWidth], zero-padded
         const long c0 = jb * kWidth, cols = std::min(kWidth, m_ - c0);
         if (rs == 1) {
-          for (long c = 0; c < cols; ++c) {
-            const T* col = b + (c0 + c) * cs;
-            for (long kk = 0; kk < k_; ++kk) panel[kk * kWidth + c] = col[kk];
-          }
+          transpose(b + c0 * cs, cs, cols, k_, panel, kWidth);
           for (long c = cols; c < kWidth; ++c) {
             for (long kk = 0; kk < k_; ++kk) panel[kk * kWidth + c] = T(0);
           }
+        } else if (cs == 1 && cols == kWidth) {  // a panel's row is a piece of B's row: a copy of fixed size
+          for (long kk = 0; kk < k_; ++kk) std::memcpy(panel + kk * kWidth, b + kk * rs + c0, sizeof(T) * kWidth);
         } else {
           for (long kk = 0; kk < k_; ++kk) {
             const T* row = b + kk * rs + c0 * cs;
@@ -90,18 +95,24 @@ class Panels {
   // row-major matrices: one head's columns).
   void multiply(const T* a, long lda, long n, T* out, long ldo) const {
     const long panels = (m_ + kWidth - 1) / kWidth;
+    rows_.resize(kRows * k_);
     for (long i0 = 0; i0 < n; i0 += kRows) {
       const long i1 = std::min(n, i0 + kRows);
+      for (long i = i0; i < i1; i += 4) {  // rows i..i+R of A, R <= 4, as (k_, R)
+        const long R = std::min(4L, i1 - i);
+        transpose(a + i * lda, lda, R, k_, rows_.data() + (i - i0) * k_, R);
+      }
       for (long jb = 0; jb < panels; ++jb) {
         const T* b = data_.data() + offset_ + jb * k_ * kWidth;
         const long cols = std::min(kWidth, m_ - jb * kWidth);
         T* oj = out + jb * kWidth;
         long i = i0;
-        for (; i + 4 <= i1; i += 4) block<4>(a + i * lda, lda, b, oj + i * ldo, ldo, cols);
+        for (; i + 4 <= i1; i += 4) block<4>(rows_.data() + (i - i0) * k_, b, oj + i * ldo, ldo, cols);
+        const T* rest = rows_.data() + (i - i0) * k_;  // the last 1 to 3 rows
         switch (i1 - i) {
-          case 3: block<3>(a + i * lda, lda, b, oj + i * ldo, ldo, cols); break;
-          case 2: block<2>(a + i * lda, lda, b, oj + i * ldo, ldo, cols); break;
-          case 1: block<1>(a + i * lda, lda, b, oj + i * ldo, ldo, cols); break;
+          case 3: block<3>(rest, b, oj + i * ldo, ldo, cols); break;
+          case 2: block<2>(rest, b, oj + i * ldo, ldo, cols); break;
+          case 1: block<1>(rest, b, oj + i * ldo, ldo, cols); break;
           default: break;
         }
       }
@@ -115,14 +126,51 @@ class Panels {
     return v;
   }
 
+  // dst[kk * dst_stride + c] = src[c * stride + kk] for c < C, kk < K: C rows of K numbers
+  // (stride apart) transposed. In whole blocks of kLanes x kLanes where the vectors allow,
+  // shuffled in registers, rather than one number at a time: packing one head's K^T at n = 64,
+  // d_model 64 took 5.9 us in wasm that way, 0.4 this way.
+  static void transpose(const T* src, long stride, long C, long K, T* dst, long dst_stride) {
+    long c = 0;
+    if constexpr (kLanes == 2 || kLanes == 4) {
+      for (; c + kLanes <= C; c += kLanes) {
+        long kk = 0;
+        for (; kk + kLanes <= K; kk += kLanes) transpose(src + c * stride + kk, stride, dst + kk * dst_stride + c, dst_stride);
+        for (; kk < K; ++kk) {
+          for (long l = c; l < c + kLanes; ++l) dst[kk * dst_stride + l] = src[l * stride + kk];
+        }
+      }
+    }
+    for (; c < C; ++c) {
+      for (long kk = 0; kk < K; ++kk) dst[kk * dst_stride + c] = src[c * stride + kk];
+    }
+  }
+
+  // The kLanes x kLanes block at src (rows stride apart), transposed, into dst (rows dst_stride apart).
+  static void transpose(const T* src, long stride, T* dst, long dst_stride) {
+    if constexpr (kLanes == 2) {
+      const Vec v0 = load(src), v1 = load(src + stride);
+      const Vec w0 = __builtin_shufflevector(v0, v1, 0, 2), w1 = __builtin_shufflevector(v0, v1, 1, 3);
+      std::memcpy(dst, &w0, sizeof(Vec));
+      std::memcpy(dst + dst_stride, &w1, sizeof(Vec));
+    } else {
+      const Vec v0 = load(src), v1 = load(src + stride), v2 = load(src + 2 * stride), v3 = load(src + 3 * stride);
+      const Vec t0 = __builtin_shufflevector(v0, v1, 0, 4, 1, 5), t1 = __builtin_shufflevector(v2, v3, 0, 4, 1, 5);
+      const Vec t2 = __builtin_shufflevector(v0, v1, 2, 6, 3, 7), t3 = __builtin_shufflevector(v2, v3, 2, 6, 3, 7);
+      const Vec w[4] = {__builtin_shufflevector(t0, t1, 0, 1, 4, 5), __builtin_shufflevector(t0, t1, 2, 3, 6, 7),
+                        __builtin_shufflevector(t2, t3, 0, 1, 4, 5), __builtin_shufflevector(t2, t3, 2, 3, 6, 7)};
+      for (int j = 0; j < 4; ++j) std::memcpy(dst + j * dst_stride, &w[j], sizeof(Vec));
+    }
+  }
+
   // R rows of out (cols of them, at most one panel wide) = R rows of A times one panel.
   template <int R>
-  void block(const T* a, long lda, const T* b, T* out, long ldo, long cols) const {
+  void block(const T* a, const T* b, T* out, long ldo, long cols) const {
     Vec sum[R][2] = {};
-    for (long kk = 0; kk < k_; ++kk, b += kWidth) {
+    for (long kk = 0; kk < k_; ++kk, b += kWidth, a += R) {
       const Vec b0 = load(b), b1 = load(b + kLanes);
       for (int r = 0; r < R; ++r) {
-        const Vec x = V::splat(a[r * lda + kk]);
+        const Vec x = V::splat(a[r]);
         sum[r][0] += x * b0;
         sum[r][1] += x * b1;
       }
@@ -144,6 +192,7 @@ class Panels {
 
   long k_ = 0, m_ = 0;
   std::vector<T> data_;     // panel by panel, each k_ rows of kWidth, from offset_ on
+  mutable std::vector<T> rows_;  // (kRows * k_) scratch: a block of A's rows, interleaved
   std::size_t offset_ = 0;  // a copy keeps it, with the contents: both are the original's
 };
 

@@ -90,13 +90,23 @@ T softmax_numerators(T* row, long n, T scale) {
 
   const T cutoff = softmax_cutoff<T>();
   const Vec shift = V::splat(top), by = V::splat(scale), low = V::splat(cutoff);
-  Vec sums{};
-  for (j = 0; j + L <= n; j += L) {
-    const Vec x = (load(j) - shift) * by;
+  // Two vectors a step, each with its own sum: V8 adds a stack check and reloads spilled
+  // constants on every step of a loop, so this halves them. At n = 1024, d_model 64, 8 heads in
+  // double (where the softmax is most of the work) Chromium went from 54.1 ms to 49.9, natively
+  // 49.9 to 48.7.
+  Vec sums{}, sums2{};
+  const auto numerator = [&](long at) {
+    const Vec x = (load(at) - shift) * by;
     const Vec kept = (Vec)((Ints)detail::exp<T>(simd::max(x, low)) & (Ints)(x >= low));
-    std::memcpy(row + j, &kept, sizeof kept);
-    sums += kept;
+    std::memcpy(row + at, &kept, sizeof kept);
+    return kept;
+  };
+  for (j = 0; j + 2 * L <= n; j += 2 * L) {
+    sums += numerator(j);
+    sums2 += numerator(j + L);
   }
+  for (; j + L <= n; j += L) sums += numerator(j);
+  sums += sums2;
   T sum = 0;
   for (long l = 0; l < L; ++l) sum += sums[l];
   for (; j < n; ++j) {
