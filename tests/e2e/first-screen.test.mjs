@@ -58,6 +58,33 @@ test('a control shows its help when focused from the keyboard and when hovered',
   await done(page);
 });
 
+test('a learner typing a sentence sees the views it changes: the help that opened on focus steps aside', async () => {
+  const page = await open();
+  const tip = page.locator('.control[data-key="sentence"] .help');
+  const field = page.locator('#c-sentence');
+  await field.click();
+  await tip.waitFor({ state: 'visible', timeout: 2000 });
+  await page.keyboard.press('End');
+  await page.keyboard.type(' and');
+  await tip.waitFor({ state: 'hidden', timeout: 2000 });
+  // nothing floats over the Embed card's formula while the mouse still rests on the field
+  await page.waitForTimeout(600);  // longer than the hover's delay
+  const formula = await page.locator('p.formula').first().boundingBox();
+  const covering = await page.evaluate(({ x, y }) => {
+    const host = document.querySelector('attention-playground');
+    const el = host.shadowRoot.elementFromPoint(x, y);
+    return el?.closest('.help') ? 'help' : el?.tagName;
+  }, { x: formula.x + 4, y: formula.y + formula.height / 2 });
+  assert.notEqual(covering, 'help');
+  assert.match(await field.inputValue(), /the cat sat on the mat and$/);
+  // back in the field later, the help is there again
+  await field.blur();
+  await page.focus('#c-seed');
+  await field.focus();
+  await tip.waitFor({ state: 'visible', timeout: 2000 });
+  await done(page);
+});
+
 test('the sliders for temperature, scale and d_k change the spec, and their numbers stay typeable', async () => {
   const page = await open();
   const slide = async (key, value) => {

@@ -18,7 +18,18 @@ export interface ControlOptions {
 export function settingControl(def: SettingDef, o: ControlOptions): TemplateResult {
   const id = `c-${def.key}`;
   const help = `h-${def.key}`;
-  const read = (e: Event) => (e.target as HTMLInputElement).value;
+  // Typing or choosing marks the control (data-typed, outside Lit's bindings so a re-render
+  // keeps it): its help then steps aside from the views that answer, until focus leaves it.
+  const typed = (e: Event) => {
+    const input = e.target as HTMLInputElement;
+    input.closest('.control')?.setAttribute('data-typed', '');
+    return input;
+  };
+  const read = (e: Event) => typed(e).value;
+  const left = (e: FocusEvent) => {
+    const control = e.currentTarget as HTMLElement;
+    if (!control.contains(e.relatedTarget as Node | null)) control.removeAttribute('data-typed');
+  };
   let input: TemplateResult;
   switch (def.kind) {
     case 'select':
@@ -26,7 +37,7 @@ export function settingControl(def: SettingDef, o: ControlOptions): TemplateResu
         ${def.options!.map((v) => html`<option value=${v} ?selected=${v === o.value}>${v.replace('_', ' ')}</option>`)}</select>`;
       break;
     case 'bool':
-      input = html`<input id=${id} type="checkbox" aria-describedby=${help} .checked=${Boolean(o.value)} @change=${(e: Event) => o.set(String((e.target as HTMLInputElement).checked))}>`;
+      input = html`<input id=${id} type="checkbox" aria-describedby=${help} .checked=${Boolean(o.value)} @change=${(e: Event) => o.set(String(typed(e).checked))}>`;
       break;
     case 'text':
       input = html`<input id=${id} type="text" aria-describedby=${help} .value=${String(o.value)} spellcheck="false" autocomplete="off" @input=${(e: Event) => o.set(read(e))}>`;
@@ -41,7 +52,7 @@ export function settingControl(def: SettingDef, o: ControlOptions): TemplateResu
   const at = o.value === '' ? o.auto : Number(o.value);
   const slider = s ? html`<input type="range" min=${s.min} max=${s.max} step=${s.step} .value=${String(at ?? s.min)}
     aria-label=${def.label} aria-describedby=${help} ?disabled=${Boolean(o.disabled)} @input=${(e: Event) => o.set(read(e))}>` : nothing;
-  return html`<div class="control ${def.kind} ${s ? 'slider' : ''} ${o.message ? 'bad' : ''}" data-key=${def.key}>
+  return html`<div class="control ${def.kind} ${s ? 'slider' : ''} ${o.message ? 'bad' : ''}" data-key=${def.key} @focusout=${left}>
     <label for=${id}>${def.label}</label>
     <div class="input">${slider}${input}${o.extra ?? nothing}</div>
     <div class="help" id=${help} role="tooltip">${def.help}</div>

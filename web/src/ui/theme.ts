@@ -31,13 +31,14 @@ export const THEME = css`
   .message { color: var(--ap-error); font-size: 0.82rem; margin: 0.2rem 0; }
   .hint { color: var(--ap-muted); font-size: 0.8rem; }
   /* A control's help floats under it while it is hovered (after a beat, so passing over the
-     sidebar shows nothing) or focused (at once: the keyboard has no hover). */
+     sidebar shows nothing) or focused (at once: the keyboard has no hover), until the person
+     types or chooses in it: it would cover what their input changes. */
   .control { position: relative; }
   .control .help { position: absolute; left: 0; right: 0; top: calc(100% + 3px); z-index: 3; padding: 0.35rem 0.55rem; border-radius: 6px;
     background: var(--ap-fg); color: var(--ap-bg); font-size: 0.78rem; line-height: 1.35; box-shadow: 0 2px 8px rgb(0 0 0 / 0.25);
     visibility: hidden; opacity: 0; pointer-events: none; transition: opacity 0.12s, visibility 0.12s; }
-  .control:hover .help { visibility: visible; opacity: 1; transition-delay: 0.4s; }
-  .control:focus-within .help { visibility: visible; opacity: 1; transition-delay: 0s; }
+  .control:not([data-typed]):hover .help { visibility: visible; opacity: 1; transition-delay: 0.4s; }
+  .control:not([data-typed]):focus-within .help { visibility: visible; opacity: 1; transition-delay: 0s; }
   .control :is(input, select) { scroll-margin: 0.5rem 0 5.5rem; }  /* a control tabbed to scrolls in with its help */
   @media (prefers-reduced-motion: reduce) { .control .help { transition: none; } }
   .control.slider input[type='range'] { flex: 1; min-width: 0; margin: 0; accent-color: var(--ap-focus); }
