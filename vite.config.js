@@ -31,7 +31,7 @@ const firstScreen = {
   name: 'first-screen',
   transformIndexHtml: {
     order: 'post',
-    handler(html, { filename }) {
+    handler(html, { filename, chunk, bundle }) {
       if (posix.relative(posix.resolve('web'), filename) !== 'index.html') return html;
       const element = '<attention-playground use-hash></attention-playground>';
       if (!html.includes(element)) throw new Error(`web/index.html has no ${element}`);
@@ -41,17 +41,29 @@ const firstScreen = {
         html: html.replace(element, () => `<attention-playground use-hash>${screen}</attention-playground>`)
           .replaceAll('<script type="module" ', '<script type="module" async '),
         tags: [{ tag: 'script', attrs: { src: './linked.js' }, injectTo: 'head' },
+          // the code main.ts imports after the first frame, fetched meanwhile
+          ...(chunk && bundle ? deferred(chunk, bundle) : []).map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', href: `./${file}`, crossorigin: '' }, injectTo: 'head' })),
           { tag: 'link', attrs: { rel: 'expect', href: '#first-screen-end', blocking: 'render' }, injectTo: 'head' }],
       };
     },
   },
 };
 
+// The chunks a page's code imports later (import()), with everything they import: not those
+// its own scripts import at once.
+function deferred(entry, bundle) {
+  const closure = (files, from) => { for (const f of from) if (!files.has(f)) { files.add(f); closure(files, bundle[f]?.imports ?? []); } return files; };
+  const now = closure(new Set(), [entry.fileName]);
+  const later = closure(new Set(), [...now].flatMap((f) => bundle[f]?.dynamicImports ?? []));
+  return [...later].filter((f) => !now.has(f));
+}
+
 export default defineConfig({
   root: 'web',
   base: './',
   plugins: [preloadCore, firstScreen],
   build: {
+    modulePreload: { polyfill: false },  // every browser the page runs in reads rel=modulepreload
     outDir: '../dist',
     emptyOutDir: true,
     assetsInlineLimit: 0,

@@ -13,12 +13,13 @@ import { MAX_CHUNK } from '../web/src/core/training-loop.js';
 import { tfjsReady, tfjsForward } from './tfjs.mjs';
 import { serve } from '../tests/e2e/serve.mjs';
 import { CHROMIUM } from '../tests/e2e/harness.mjs';
-import { report, pageTargets } from './report.mjs';
+import { report, pageTargets, kernelTargets } from './report.mjs';
 import { editSentence, openSettled } from './page-edits.mjs';
 
 const smoke = process.argv.includes('--smoke');
 // --only=interactive,coldstart measures those parts and prints them, writing nothing;
-// --only=page is those two, followed by the page's targets as BENCHMARKS.md states them.
+// --only=page is those two, followed by the page's targets as BENCHMARKS.md states them, and
+// --only=kernel the kernel's tables, followed by its ratio targets.
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',').flatMap((p) => (p === 'page' ? ['interactive', 'coldstart'] : [p]));
 const root = new URL('../', import.meta.url);
 const say = (...a) => console.log(...a);
@@ -26,7 +27,7 @@ const say = (...a) => console.log(...a);
 const SIZES = smoke
   ? [{ n: 8, d: 64, heads: 1, precision: 'f32' }]
   : [8, 64, 256, 1024].flatMap((n) => [64, 512].flatMap((d) => [1, 8].flatMap((heads) => ['f32', 'f64'].map((precision) => ({ n, d, heads, precision })))));
-const ROUNDS = smoke ? 1 : 3;  // turns of the kernel's contenders in each cell
+const ROUNDS = smoke ? 1 : 3;  // times the kernel's table is timed over
 const runsFor = ({ n, d }) => (smoke ? { min_runs: 3, min_seconds: 0 } : n * d >= 1024 * 512 ? { min_runs: 3, min_seconds: 0.2 } : { min_runs: 5, min_seconds: 0.2 });
 
 /** Median time of fn() in ms, by the rule of bench/kernel_timing.hpp: batches of at least 10 ms. */
@@ -78,40 +79,48 @@ async function kernel() {
   const page = await browser.newPage();
   await page.goto(server.base + 'bench.html');
   await page.waitForFunction(() => window.ready === true);
+  const native = (flavour, { n, d, heads, precision }, runs) => JSON.parse(execFileSync(new URL(`build/native/attention-bench-${flavour}`, root).pathname,
+    [n, d, heads, precision, runs.min_runs, runs.min_seconds].map(String), { encoding: 'utf8' }));
+  // The contenders of the ratio targets for one size: each times itself once, and `done` frees
+  // what they hold.
+  const contenders = (size, runs, js) => {
+    const { n, d, heads, precision } = size;
+    const time = {
+      'native-sse2': () => native('sse2', size, runs),
+      'wasm-node': () => wasmTiming(wasm, { ...size, ...runs }),
+      'wasm-chromium': () => page.evaluate((r) => JSON.parse(window.kernel.bench(r.n, r.d, r.heads, r.precision, r.min_runs, r.min_seconds)), { ...size, ...runs }),
+    };
+    if (precision !== 'f32') return { time, done: () => {} };  // TF.js computes in float32 only
+    const t = { X: tf.tensor2d(js.X, [n, d]), Wq: tf.tensor2d(js.Wq, [d, d]), Wk: tf.tensor2d(js.Wk, [d, d]), Wv: tf.tensor2d(js.Wv, [d, d]), Wo: tf.tensor2d(js.Wo, [d, d]) };
+    time['tfjs-wasm'] = () => timeJs(() => tfjsForward(tf, t.X, t.Wq, t.Wk, t.Wv, heads > 1 ? t.Wo : null, n, d, heads), runs);
+    return { time, done: () => Object.values(t).forEach((x) => x.dispose()) };
+  };
+  // The contenders of a ratio are timed in turns, one after the other, and the whole table is
+  // timed ROUNDS times over; each keeps the median of its rounds. A slow spell of the machine (a
+  // 2-core VM whose neighbours share its caches) then slows every side of a ratio alike, and,
+  // the rounds of a cell being minutes apart, spoils one round of it, not the median. The
+  // references (native-march, plain JS) are timed once, in the last round.
   const rows = [];
+  const rounds = SIZES.map(() => ({}));
   try {
-    for (const size of SIZES) {
-      const { n, d, heads, precision } = size;
-      const runs = runsFor(size);
-      const native = (flavour) => JSON.parse(execFileSync(new URL(`build/native/attention-bench-${flavour}`, root).pathname,
-        [n, d, heads, precision, runs.min_runs, runs.min_seconds].map(String), { encoding: 'utf8' }));
-      const Arr = precision === 'f32' ? Float32Array : Float64Array;
-      const js = inputs(n, d, Arr);
-      // The contenders of a ratio target are timed in turns, ROUNDS times, and each keeps the
-      // median of its rounds: a slow spell of the machine (a 2-core VM whose neighbours share
-      // its caches) then slows every side of a ratio, where timing one after the other it could
-      // slow one side only. The references are timed once.
-      const contenders = {
-        'native-sse2': () => native('sse2'),
-        'wasm-node': () => wasmTiming(wasm, { ...size, ...runs }),
-        'wasm-chromium': () => page.evaluate((r) => JSON.parse(window.kernel.bench(r.n, r.d, r.heads, r.precision, r.min_runs, r.min_seconds)), { ...size, ...runs }),
-      };
-      let t = null;
-      if (precision === 'f32') {  // TF.js computes in float32 only
-        t = { X: tf.tensor2d(js.X, [n, d]), Wq: tf.tensor2d(js.Wq, [d, d]), Wk: tf.tensor2d(js.Wk, [d, d]), Wv: tf.tensor2d(js.Wv, [d, d]), Wo: tf.tensor2d(js.Wo, [d, d]) };
-        contenders['tfjs-wasm'] = () => timeJs(() => tfjsForward(tf, t.X, t.Wq, t.Wk, t.Wv, heads > 1 ? t.Wo : null, n, d, heads), runs);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, size] of SIZES.entries()) {
+        const { n, d, heads, precision } = size;
+        const runs = runsFor(size);
+        const Arr = precision === 'f32' ? Float32Array : Float64Array;
+        const js = inputs(n, d, Arr);
+        const { time, done } = contenders(size, runs, js);
+        for (const [k, timeOnce] of Object.entries(time)) (rounds[i][k] ??= []).push((await timeOnce()).ms);
+        done();
+        if (round < ROUNDS - 1) continue;
+        const ms = {
+          ...Object.fromEntries(Object.entries(rounds[i]).map(([k, times]) => [k, quantile(times, 0.5)])),
+          'native-march': native('native', size, runs).ms,
+          'plain-js': timeJs(() => attentionForward(js.X, js.Wq, js.Wk, js.Wv, heads > 1 ? js.Wo : null, n, d, heads, Arr), runs).ms,
+        };
+        rows.push({ ...size, ms, rounds: rounds[i] });
+        say(`kernel n=${n} d=${d} heads=${heads} ${precision}: ${Object.entries(ms).map(([k, v]) => `${k} ${v.toFixed(3)} ms`).join(', ')}`);
       }
-      const rounds = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
-      for (let round = 0; round < ROUNDS; round++) for (const [k, time] of Object.entries(contenders)) rounds[k].push((await time()).ms);
-      if (t) Object.values(t).forEach((x) => x.dispose());
-      const result = {
-        ...Object.fromEntries(Object.entries(rounds).map(([k, ms]) => [k, { ms: quantile(ms, 0.5) }])),
-        'native-march': native('native'),
-        'plain-js': timeJs(() => attentionForward(js.X, js.Wq, js.Wk, js.Wv, heads > 1 ? js.Wo : null, n, d, heads, Arr), runs),
-      };
-      const row = { ...size, ms: Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v.ms])) };
-      rows.push(row);
-      say(`kernel n=${n} d=${d} heads=${heads} ${precision}: ${Object.entries(row.ms).map(([k, v]) => `${k} ${v.toFixed(3)} ms`).join(', ')}`);
     }
   } finally {
     await browser.close();
@@ -368,7 +377,8 @@ if (only) {
   if (unknown.length) { console.error(`bench: no part named ${unknown.join(', ')}; the parts are page, ${Object.keys(parts).join(', ')}`); process.exit(2); }
   const measured = {};
   for (const name of only) measured[name] = await parts[name]();
-  if (measured.interactive && measured.coldstart) for (const [target, figure, met] of pageTargets(measured)) say(`${met ? 'met    ' : 'NOT YET'}  ${target}: ${figure}`);
+  const targets = [...(measured.kernel ? kernelTargets(measured.kernel) : []), ...(measured.interactive && measured.coldstart ? pageTargets(measured) : [])];
+  for (const [target, figure, met] of targets) say(`${met ? 'met    ' : 'NOT YET'}  ${target}: ${figure}`);
   process.exit(0);
 }
 const results = { machine: machine(), kernel: await kernel(), interactive: await interactive(), coldstart: await coldStart(), memory: await memory(), training: await training() };
