@@ -98,7 +98,7 @@ export function report(r, root) {
   const c = r.coldstart;
   const loads = (x) => `median **${f(x.median, 0)} ms** after navigation start (${x.runs.map((v) => v.toFixed(0)).join(', ')})`;
   lines.push('### Cold start (localhost, empty cache)', '',
-    c.written_loads ? 'The page holds its first screen as HTML (`web/first-screen.html`, written by `scripts/first-screen.mjs` from what the page draws), so the first render needs only the files the browser waits for before it paints (its render-blocking ones), and the page\'s code then takes over.' : '',
+    c.written_loads ? 'The page holds its first screen as HTML (`web/first-screen.html`, written by `scripts/first-screen.mjs` from what the page draws), so the first render needs only the files the browser waits for before it paints (its render-blocking ones); the page\'s code, fetched meanwhile, runs after that first frame and then takes over.' : '',
     '', '| file | bytes | gzip -9 |', '|---|---:|---:|');
   for (const file of c.files) lines.push(`| ${file.file} | ${file.raw} | ${file.gzip} |`);
   lines.push(`| **total before the first render** | ${c.raw_total} | **${c.gzip_total}** (${(c.gzip_total / 1024).toFixed(1)} KB) |`, '',
@@ -151,7 +151,10 @@ export function kernelTargets(kernel) {
 }
 
 /** Which heatmap came first on screen: the one written into the page, or the code's. */
-const written = (c) => `the one written into the page in ${c.written_loads} of ${c.first_heatmap_ms.runs.length} loads, the code's in the others`;
+const written = (c) => {
+  const loads = c.first_heatmap_ms.runs.length;
+  return c.written_loads === loads ? `the one written into the page in all ${loads} loads` : `the one written into the page in ${c.written_loads} of ${loads} loads, the code's in the others`;
+};
 
 /** The page's targets: [target, the figure measured, met], each met only when its worst run meets it. */
 export function pageTargets(r) {
