@@ -265,20 +265,20 @@ test('the first frame the browser draws holds the first matrix with its numbers,
       await page.addInitScript(() => {
         // X's numbers as the first frame is drawn (its animation frame callbacks run just before),
         // and whose X it was: the copy written into the page, or the page's code's own
+        window.cellsOf = (x) => Array.from(x?.shadowRoot?.querySelectorAll('tbody tr') ?? [],
+          (tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent.trim()));
         requestAnimationFrame(() => {
           const copy = Array.from(document.querySelectorAll('.first-screen > div')).find((d) => d.checkVisibility());
           const written = copy?.shadowRoot?.querySelector('[data-element="ap-heatmap"][key="X"]');
           const x = written ?? document.querySelector('attention-playground')?.shadowRoot?.querySelector('ap-heatmap[key="X"]');
-          window.firstFrame = { written: Boolean(written), X: Array.from(x?.shadowRoot?.querySelectorAll('tbody tr') ?? [],
-            (tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent.trim())) };
+          window.firstFrame = { written: Boolean(written), X: window.cellsOf(x) };
         });
       });
       await page.goto(`http://127.0.0.1:${slow.address().port}/`);
       await page.waitForFunction(() => window.firstFrame !== undefined);
       const shown = await page.evaluate(() => window.firstFrame);
       await ready(page);
-      const live = await page.locator('ap-heatmap[key="X"]').evaluate((x) =>
-        Array.from(x.shadowRoot.querySelectorAll('tbody tr'), (tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent.trim())));
+      const live = await page.locator('ap-heatmap[key="X"]').evaluate((x) => window.cellsOf(x));
       assert.ok(shown.written, `${width} px: the first frame is the screen written into the page, not one the page's code drew`);
       assert.deepEqual(shown.X, live, `${width} px: X with all its numbers in the first frame`);
       assert.equal(live.length, core.run(await specOf(page)).X.length);
