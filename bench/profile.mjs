@@ -1,16 +1,31 @@
-// npm run bench:profile -- [cold|edits|long] [tokens]: where the page's main-thread milliseconds go.
-// Records Chromium's trace (through Playwright) while the page starts (cold) or while a typist
-// edits a sentence of `tokens` words every 100 ms (edits), then prints the renderer main
-// thread's self time by trace event, for the whole window and, for edits, for the slowest 5%
-// of edits (the tail the p95 target is about); long types `tokens` words at once (512: the
-// longest-block target) and lists every task over 10 ms.
+// npm run bench:profile -- [cold|edits|long|paint|train] [tokens|loads|task]: where the page's
+// main-thread milliseconds go. Records Chromium's trace (through Playwright) while the page starts
+// (cold) or while a typist edits a sentence of `tokens` words every 100 ms (edits), then prints the
+// renderer main thread's self time by trace event, for the whole window and, for edits, for the
+// slowest 5% of edits (the tail the p95 target is about); long types `tokens` words at once (512:
+// the longest-block target) and lists every task over 10 ms. paint loads the page fresh `loads`
+// times, in turns with the same page without its written first screen, and sums the main thread's
+// work before the first frame by kind (writes bench/results/profile-paint.json); train compares a
+// training step natively and in Chromium, function by function (bench/profile-train.mjs).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { serve } from '../tests/e2e/serve.mjs';
 import { CHROMIUM } from '../tests/e2e/harness.mjs';
 import { editSentence, openSettled } from './page-edits.mjs';
+import { profileTraining } from './profile-train.mjs';
+import { quantile, spread } from './spread.mjs';
 
-const [mode = 'edits', tokensArg = '32'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const tokens = Number(tokensArg);
+const [mode = 'edits', arg] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const MODES = ['cold', 'edits', 'long', 'paint', 'train'];
+if (!MODES.includes(mode)) {
+  console.error(`bench:profile: no mode ${mode}; the modes are ${MODES.join(', ')}`);
+  process.exit(2);
+}
+if (mode === 'train') {
+  await profileTraining(arg);
+  process.exit(0);
+}
+const tokens = Number(arg ?? (mode === 'paint' ? 15 : 32));
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink', 'blink.user_timing', 'toplevel', 'disabled-by-default-v8.gc'];
 
 /** Self time (ms) per event name on one thread, for complete events inside [from, to] (µs). */
@@ -79,6 +94,67 @@ const print = (title, rows, top = 18) => {
   for (const [name, ms] of rows.slice(0, top)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
 };
 
+const KINDS = [['layout and text', /layout|Layout|Shap/], ['style', /[Ss]tyle|CSS/], ['HTML parsing', /Pars|Token/],
+  ['paint and commit', /[Pp]aint|Raster|Composit|Commit/], ['script', /Script|Function|Compile|v8/]];
+
+/** One fresh load (empty cache, new renderer): its first contentful paint, and the renderer main
+ *  thread's self time before it by kind; null when the trace missed that paint. */
+async function traced(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await browser.startTracing(page, { categories: CATEGORIES });
+  await page.goto(url);
+  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
+  const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0].startTime);
+  await page.waitForTimeout(300);  // the trace's own paint event comes a little later
+  const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+  await context.close();
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && events.some((x) => x.pid === e.pid && x.name === 'ParseHTML'));
+  const painted = events.find((e) => e.name === 'firstContentfulPaint' && e.pid === main?.pid);
+  if (!painted) return null;
+  const kinds = Object.fromEntries([...KINDS.map(([k]) => [k, 0]), ['other', 0]]);
+  for (const [name, ms] of selfTimes(events.filter((e) => e.pid === main.pid && e.tid === main.tid), -Infinity, painted.ts)) {
+    kinds[KINDS.find(([, re]) => re.test(name))?.[0] ?? 'other'] += ms;
+  }
+  return { fcp, all: Object.values(kinds).reduce((a, b) => a + b, 0), ...kinds };
+}
+
+/** The renderer main thread's self time before the first contentful paint, by kind, and that
+ *  paint's time, over `loads` fresh loads (empty cache, new renderer) of the page as built and of
+ *  the same page without its written first screen, in turns: what the first frame waits for. */
+async function firstFrame(loads) {
+  const built = readFileSync(new URL('../dist/index.html', import.meta.url), 'utf8');
+  const bare = built.replace(/<div class="first-screen"[\s\S]*?(?=<i id="first-screen-end")/, '');
+  if (bare === built) throw new Error('bench:profile paint: dist/index.html holds no written first screen; run npm run build');
+  const variants = { 'as built': '/profile-built.html', 'without its first screen': '/profile-bare.html' };
+  const server = await serve({ [variants['as built']]: built, [variants['without its first screen']]: bare });
+  const browser = await chromium.launch(CHROMIUM);
+  const runs = Object.fromEntries(Object.keys(variants).map((v) => [v, []]));
+  try {
+    for (let i = 0; i < loads; i++) {
+      for (const [variant, url] of Object.entries(variants)) {
+        let load = null;  // a trace that missed its paint event is taken again
+        for (let attempt = 0; !load && attempt < 3; attempt++) load = await traced(browser, server.base + url.slice(1));
+        if (!load) throw new Error('bench:profile paint: three traces in a row without their first-contentful-paint event');
+        runs[variant].push(load);
+      }
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  const result = { date: new Date().toISOString().slice(0, 10), loads, variants: Object.fromEntries(Object.entries(runs).map(([v, rs]) =>
+    [v, { first_paint_ms: spread(rs.map((r) => r.fcp)), main_thread_ms: Object.fromEntries(Object.keys(rs[0]).filter((k) => k !== 'fcp').map((k) => [k, quantile(rs.map((r) => r[k]), 0.5)])) }])) };
+  console.log(`first contentful paint and the main thread's self time before it, ${loads} fresh loads each (median ms)`);
+  for (const [v, r] of Object.entries(result.variants)) {
+    console.log(`  ${v}: paint ${r.first_paint_ms.median.toFixed(0)} (${r.first_paint_ms.min.toFixed(0)}–${r.first_paint_ms.max.toFixed(0)}); ` +
+      Object.entries(r.main_thread_ms).map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', '));
+  }
+  mkdirSync(new URL('results/', import.meta.url), { recursive: true });
+  writeFileSync(new URL('results/profile-paint.json', import.meta.url), JSON.stringify(result, null, 1) + '\n');
+  console.log('wrote bench/results/profile-paint.json');
+}
+
 // Types n words into the page's sentence at once (run inside the page).
 function typeAtOnce(n) {
   const el = document.querySelector('attention-playground');
@@ -88,6 +164,10 @@ function typeAtOnce(n) {
   input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
 }
 
+if (mode === 'paint') {
+  await firstFrame(tokens);
+  process.exit(0);
+}
 const server = await serve();
 const browser = await chromium.launch(CHROMIUM);
 const opened = (hash) => openSettled(browser, server.base, hash);

@@ -1,9 +1,10 @@
 // BENCHMARKS.md and the time-against-n plot, from the results of bench/run.mjs.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const IMPLS = ['wasm-chromium', 'wasm-node', 'native-sse2', 'native-march', 'plain-js', 'tfjs-wasm'];
 const COLOURS = { 'wasm-chromium': '#d1495b', 'wasm-node': '#edae49', 'native-sse2': '#00798c', 'native-march': '#30638e', 'plain-js': '#777777', 'tfjs-wasm': '#66a182' };
 const f = (v, digits = 3) => (v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(digits));
+const ms = (v) => v.toFixed(0);  // whole milliseconds (or microseconds)
 const ratio = (a, b) => (a && b ? (a / b).toFixed(2) : '—');
 
 function plot(kernel) {
@@ -34,7 +35,14 @@ function plot(kernel) {
   return svg.join('\n');
 }
 
+/** A profile's results (npm run bench:profile -- paint|train), when one has been taken. */
+const profile = (root, mode) => {
+  const file = new URL(`bench/results/profile-${mode}.json`, root);
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+};
+
 export function report(r, root) {
+  const paint = profile(root, 'paint'), steps = profile(root, 'train');
   writeFileSync(new URL('bench/results/time-vs-n.svg', root), plot(r.kernel) + '\n');
   const m = r.machine;
   const lines = [
@@ -105,6 +113,12 @@ export function report(r, root) {
     `First heatmap on screen, ${c.first_heatmap_ms.runs.length} loads: ${loads(c.first_heatmap_ms)}: the first heatmap with its cells on screen; ${written(c)}. It was there in the first frame the browser drew in ${c.first_frame_loads} of ${c.first_heatmap_ms.runs.length} loads, and is then timed by that frame's presentation (the browser's \`first-contentful-paint\`); in a later frame, by the first timer after it, which also waits for the page's work queued before that timer.`,
     `The first heatmap drawn by the page's code: ${loads(c.live_heatmap_ms)}; the files that had arrived by then are ${(c.live_gzip_total / 1024).toFixed(1)} KB gzip.`,
     `The browser's own first paint (its \`first-paint\` entry, when the frame reached the screen): ${loads(c.first_paint_ms)}.`, '');
+  if (paint) {
+    const kinds = Object.keys(Object.values(paint.variants)[0].main_thread_ms);
+    lines.push(`What the first frame waits for (\`npm run bench:profile -- paint\`, ${paint.date}): the renderer's main thread before the first contentful paint, ${paint.loads} fresh loads each of the page as built and of the same page without its written first screen, in turns; median ms. The loads are traced, so slower than the ones above.`, '',
+      `| page | first paint | ${kinds.map((k) => (k === 'all' ? 'main thread, all' : k)).join(' | ')} |`, `|---|${kinds.map(() => '---:').join('|')}|---:|`,
+      ...Object.entries(paint.variants).map(([v, x]) => `| ${v} | ${ms(x.first_paint_ms.median)} (${ms(x.first_paint_ms.min)}–${ms(x.first_paint_ms.max)}) | ${kinds.map((k) => ms(x.main_thread_ms[k])).join(' | ')} |`), '');
+  }
   const mem = r.memory;
   const last = Object.keys(mem).find((k) => k !== 'after_10');
   lines.push('### Memory (wasm heap, Node)', '', '| after | heap in use (bytes) | heap size | wasm memory | live embind handles |', '|---|---:|---:|---:|---:|');
@@ -121,6 +135,11 @@ export function report(r, root) {
     lines.push(`| ${row.task} | ${rate(s.native)} | ${rate(s['wasm-node'])} | ${rate(s['wasm-chromium'])} | ${q.median.toFixed(2)} (${q.min.toFixed(2)}–${q.max.toFixed(2)}) |`);
   }
   lines.push('', `In a fresh page, before that warm-up, the first ${tr.steps} steps of copy ran at ${rate(tr.cold_copy_chromium)} steps/s: what a learner sees in the first second of training.`, '');
+  if (steps) {
+    lines.push(`Where a step goes (\`npm run bench:profile -- train\`, ${steps.date}, ${steps.task}): microseconds per step by function, natively under perf and in Chromium under V8's sampling profiler (the training module built with its functions' names), after ${steps.warm_up} steps. A step took ${ms(steps.us_per_step.native)} µs natively and ${ms(steps.us_per_step.chromium)} in Chromium. A function that one compiler inlined into its caller has a row on the other side only.`, '',
+      '| function | native µs | Chromium µs | Chromium ÷ native |', '|---|---:|---:|---:|',
+      ...steps.functions.map((x) => `| ${x.name} | ${x.native_us ? f(x.native_us, 1) : '—'} | ${x.chromium_us ? f(x.chromium_us, 1) : '—'} | ${ratio(x.chromium_us, x.native_us)} |`), '');
+  }
 
   // Targets, honestly.
   const trainVsNative = tr.tasks.flatMap((t) => t.chromium_vs_native.runs);
@@ -131,8 +150,30 @@ export function report(r, root) {
     ...kernelTargets(r.kernel).map(([target, figure, met]) => `| ${target} | ${figure} | ${once(met)} |`),
     `| training in Chromium ≥ 0.9× native steps per second | ${range(trainVsNative)} | ${p(Math.min(...trainVsNative) >= 0.9)} |`,
     `| flat wasm heap across 10,000 recomputes | ${mem.after_10.heap_in_use} → ${mem[last].heap_in_use} bytes | ${p(mem.after_10.heap_in_use === mem[last].heap_in_use)} |`,
-    '', 'Run it again: `npm run bench` (results in `bench/results/`); the page part alone, with its targets: `npm run bench -- --only=page`. Where the milliseconds go: `npm run bench:profile -- edits 32` or `-- cold`.', '');
+    ...whyNot(pageTargets(r), trainVsNative, paint, steps),
+    '', 'Run it again: `npm run bench` (results in `bench/results/`); the page part alone, with its targets: `npm run bench -- --only=page`. Where the milliseconds go: `npm run bench:profile -- edits 32`, `-- cold`, `-- paint` (the first frame) or `-- train` (a training step, function by function).', '');
   writeFileSync(new URL('BENCHMARKS.md', root), lines.join('\n'));
+}
+
+const KNOWN = { gebp_kernel: "Eigen's matrix-product kernel", gemm_pack_lhs: "Eigen's packing of a product's left side",
+  gemm_pack_rhs: "Eigen's packing of a product's right side", softmax_rows: "the softmax's loops, exp aside", exp: 'the C library' };
+
+/** Why a target is not met, from the profiles: what the first frame waits for, where a training
+ *  step's time goes. */
+function whyNot(page, trainVsNative, paint, steps) {
+  const why = [];
+  const first = page.find(([target]) => target.startsWith('first heatmap'));
+  if (first && !first[2] && paint) {
+    const [built, bare] = Object.values(paint.variants).map((v) => v.main_thread_ms);
+    const more = Object.keys(built).filter((k) => k !== 'all').map((k) => [k, built[k] - bare[k]]).sort((a, b) => b[1] - a[1]).slice(0, 3);
+    why.push(`- First heatmap: the first frame holds the page's written first screen, and the page's code runs after that frame, so the frame waits for the browser's own work on the HTML and CSS. Before the first paint the main thread worked ${ms(built.all)} ms on the page as built and ${ms(bare.all)} ms on the same page without the written screen (median of the traced loads under Cold start); the written screen's share is mostly ${more.map(([k, x]) => `${k} (${ms(x)} ms)`).join(', ')}. The slowest loads are the slowest of that work.`);
+  }
+  if (Math.min(...trainVsNative) < 0.9 && steps) {
+    const gaps = steps.functions.filter((x) => x.native_us && x.chromium_us).sort((a, b) => (b.chromium_us - b.native_us) - (a.chromium_us - a.native_us)).slice(0, 4);
+    const what = (name) => (KNOWN[name] ? `${name} (${KNOWN[name]})` : name);
+    why.push(`- Training: the same C++ takes ${ms(steps.us_per_step.chromium)} µs a step in Chromium and ${ms(steps.us_per_step.native)} natively (the profile under Training), compiled by GCC natively and by Emscripten's clang, then V8, in Chromium. The largest differences: ${gaps.map((x) => `${what(x.name)} ${ms(x.native_us)} → ${ms(x.chromium_us)} µs`).join(', ')}.`);
+  }
+  return why.length ? ['', 'Not met yet, and why:', '', ...why] : [];
 }
 
 const range = (xs) => `${Math.min(...xs).toFixed(2)}× to ${Math.max(...xs).toFixed(2)}×`;
