@@ -36,8 +36,13 @@ function native(task) {
   }
   const data = path('build/native/train.perf');
   const settings = JSON.stringify({ task, seed: 1 });
-  const out = execFileSync('perf', ['record', '-q', '-F', '4000', '-o', data, path('build/native/attention-cli'), 'train', '-',
+  const run = spawnSync('perf', ['record', '-q', '-F', '4000', '-o', data, path('build/native/attention-cli'), 'train', '-',
     '--steps', String(WARM + STEPS), '--every', String(WARM), '--time'], { input: settings, encoding: 'utf8' });
+  if (run.status !== 0) {  // the CLI's one line, a bad task say
+    console.error(`bench:profile train: ${run.stderr.trim().split('\n').at(-1)}`);
+    process.exit(2);
+  }
+  const out = run.stdout;
   const lines = out.trim().split('\n').map((l) => JSON.parse(l));
   const at = (step) => lines.find((l) => l.step === step).seconds;
   const usPerStep = (1e6 * (at(WARM + STEPS) - at(WARM))) / STEPS;  // as the bench times it

@@ -25,7 +25,11 @@ if (mode === 'train') {
   await profileTraining(arg);
   process.exit(0);
 }
-const tokens = Number(arg ?? (mode === 'paint' ? 15 : 32));
+const tokens = Number(arg ?? (mode === 'paint' ? 15 : 32));  // or, for paint, loads
+if (!Number.isInteger(tokens) || tokens < 1) {
+  console.error(`bench:profile: ${mode} takes a whole number of ${mode === 'paint' ? 'loads' : 'tokens'}, got "${arg}"`);
+  process.exit(2);
+}
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink', 'blink.user_timing', 'toplevel', 'disabled-by-default-v8.gc'];
 
 /** Self time (ms) per event name on one thread, for complete events inside [from, to] (µs). */

@@ -166,7 +166,7 @@ function whyNot(page, trainVsNative, paint, steps) {
   if (first && !first[2] && paint) {
     const [built, bare] = Object.values(paint.variants).map((v) => v.main_thread_ms);
     const more = Object.keys(built).filter((k) => k !== 'all').map((k) => [k, built[k] - bare[k]]).sort((a, b) => b[1] - a[1]).slice(0, 3);
-    why.push(`- First heatmap: the first frame holds the page's written first screen, and the page's code runs after that frame, so the frame waits for the browser's own work on the HTML and CSS. Before the first paint the main thread worked ${ms(built.all)} ms on the page as built and ${ms(bare.all)} ms on the same page without the written screen (median of the traced loads under Cold start); the written screen's share is mostly ${more.map(([k, x]) => `${k} (${ms(x)} ms)`).join(', ')}. The slowest loads are the slowest of that work.`);
+    why.push(`- First heatmap: the first frame holds the page's written first screen, and the page's code runs after that frame, so the frame waits for the browser's own work on the HTML and CSS. Before the first paint the main thread worked ${ms(built.all)} ms on the page as built and ${ms(bare.all)} ms on the same page without the written screen (median of the traced loads under Cold start); the written screen's share is mostly ${more.map(([k, x]) => `${k} (${ms(x)} ms)`).join(', ')}.`);
   }
   if (Math.min(...trainVsNative) < 0.9 && steps) {
     const gaps = steps.functions.filter((x) => x.native_us && x.chromium_us).sort((a, b) => (b.chromium_us - b.native_us) - (a.chromium_us - a.native_us)).slice(0, 4);
