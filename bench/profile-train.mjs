@@ -42,8 +42,7 @@ function native(task) {
     console.error(`bench:profile train: ${run.stderr.trim().split('\n').at(-1)}`);
     process.exit(2);
   }
-  const out = run.stdout;
-  const lines = out.trim().split('\n').map((l) => JSON.parse(l));
+  const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
   const at = (step) => lines.find((l) => l.step === step).seconds;
   const usPerStep = (1e6 * (at(WARM + STEPS) - at(WARM))) / STEPS;  // as the bench times it
   const report = execFileSync('perf', ['report', '-i', data, '--no-children', '-F', 'overhead,sym', '--stdio'], { encoding: 'utf8', maxBuffer: 1 << 26 });

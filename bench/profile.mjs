@@ -98,6 +98,13 @@ const print = (title, rows, top = 18) => {
   for (const [name, ms] of rows.slice(0, top)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
 };
 
+/** The events of the page's renderer main thread (the renderer that parsed it or took its input). */
+function mainThread(events) {
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' &&
+    events.some((x) => x.pid === e.pid && (x.name === 'ParseHTML' || x.name === 'EventDispatch')));
+  return main ? events.filter((e) => e.pid === main.pid && e.tid === main.tid) : [];
+}
+
 const KINDS = [['layout and text', /layout|Layout|Shap/], ['style', /[Ss]tyle|CSS/], ['HTML parsing', /Pars|Token/],
   ['paint and commit', /[Pp]aint|Raster|Composit|Commit/], ['script', /Script|Function|Compile|v8/]];
 
@@ -113,11 +120,11 @@ async function traced(browser, url) {
   await page.waitForTimeout(300);  // the trace's own paint event comes a little later
   const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
   await context.close();
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && events.some((x) => x.pid === e.pid && x.name === 'ParseHTML'));
-  const painted = events.find((e) => e.name === 'firstContentfulPaint' && e.pid === main?.pid);
+  const mine = mainThread(events);
+  const painted = events.find((e) => e.name === 'firstContentfulPaint' && e.pid === mine[0]?.pid);
   if (!painted) return null;
   const kinds = Object.fromEntries([...KINDS.map(([k]) => [k, 0]), ['other', 0]]);
-  for (const [name, ms] of selfTimes(events.filter((e) => e.pid === main.pid && e.tid === main.tid), -Infinity, painted.ts)) {
+  for (const [name, ms] of selfTimes(mine, -Infinity, painted.ts)) {
     kinds[KINDS.find(([, re]) => re.test(name))?.[0] ?? 'other'] += ms;
   }
   return { fcp, all: Object.values(kinds).reduce((a, b) => a + b, 0), ...kinds };
@@ -130,15 +137,15 @@ async function firstFrame(loads) {
   const built = readFileSync(new URL('../dist/index.html', import.meta.url), 'utf8');
   const bare = built.replace(/<div class="first-screen"[\s\S]*?(?=<i id="first-screen-end")/, '');
   if (bare === built) throw new Error('bench:profile paint: dist/index.html holds no written first screen; run npm run build');
-  const variants = { 'as built': '/profile-built.html', 'without its first screen': '/profile-bare.html' };
-  const server = await serve({ [variants['as built']]: built, [variants['without its first screen']]: bare });
+  const pages = { 'as built': built, 'without its first screen': bare };
+  const server = await serve(Object.fromEntries(Object.entries(pages).map(([v, html], i) => [`/profile-${i}.html`, html])));
   const browser = await chromium.launch(CHROMIUM);
-  const runs = Object.fromEntries(Object.keys(variants).map((v) => [v, []]));
+  const runs = Object.fromEntries(Object.keys(pages).map((v) => [v, []]));
   try {
     for (let i = 0; i < loads; i++) {
-      for (const [variant, url] of Object.entries(variants)) {
+      for (const [k, variant] of Object.keys(pages).entries()) {
         let load = null;  // a trace that missed its paint event is taken again
-        for (let attempt = 0; !load && attempt < 3; attempt++) load = await traced(browser, server.base + url.slice(1));
+        for (let attempt = 0; !load && attempt < 3; attempt++) load = await traced(browser, `${server.base}profile-${k}.html`);
         if (!load) throw new Error('bench:profile paint: three traces in a row without their first-contentful-paint event');
         runs[variant].push(load);
       }
@@ -193,9 +200,7 @@ try {
     edits = await page.evaluate(editSentence, { edits: 100, tokens, marks: true });
   }
   const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' &&
-    events.some((x) => x.pid === e.pid && (x.name === 'ParseHTML' || x.name === 'EventDispatch')));
-  const mainEvents = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
+  const mainEvents = mainThread(events);
   const first = mainEvents.reduce((m, e) => (e.ts > 0 && e.ts < m ? e.ts : m), Infinity);
   if (mode === 'cold') {
     print('cold start, navigation to 500 ms after the first heatmap', selfTimes(mainEvents));
