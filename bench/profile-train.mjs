@@ -28,6 +28,16 @@ export function functionName(raw) {
   return name || raw;
 }
 
+// Functions that one compiler inlines into their caller and the other keeps apart, counted with
+// that caller on both sides, so that each row compares the same code: natively GCC keeps a
+// product's row loop and the softmax's numerators apart from their callers, and in Chromium the
+// binding's train_step holds the backward pass and the optimiser.
+const INLINED_INTO = { 'small_product_detail::rows': 'multiply_small', softmax_numerators: 'forward', softmax_rows_in_place: 'forward',
+  train_step: 'Trainer::step', backward: 'Trainer::step', 'Optimizer::step': 'Trainer::step' };
+
+/** The row of the profile a function's time is counted in. */
+export const rowOf = (raw) => { const name = functionName(raw); return INLINED_INTO[name] ?? name; };
+
 /** µs per step of each function, natively: perf's self-time shares over a run of attention-cli. */
 function native(task) {
   if (spawnSync('perf', ['--version']).error) {
@@ -48,7 +58,7 @@ function native(task) {
   const report = execFileSync('perf', ['report', '-i', data, '--no-children', '-F', 'overhead,sym', '--stdio'], { encoding: 'utf8', maxBuffer: 1 << 26 });
   const shares = new Map();
   for (const m of report.matchAll(/^\s+([\d.]+)%\s+\[[.k]\]\s+(.+?)\s*$/gm)) {
-    const name = functionName(m[2]);
+    const name = rowOf(m[2]);
     shares.set(name, (shares.get(name) ?? 0) + Number(m[1]) / 100);
   }
   return { usPerStep, perFunction: new Map([...shares].map(([k, s]) => [k, s * usPerStep])) };
@@ -57,8 +67,9 @@ function native(task) {
 /** µs per step of each function in Chromium: V8's sampling profiler over STEPS steps after WARM. */
 async function inChromium(task) {
   const build = path('build/wasm-profile');
-  execFileSync('cmake', ['--preset', 'wasm', '-B', build, '-DATTENTION_WASM_NAMES=ON'], { stdio: 'ignore' });
-  execFileSync('cmake', ['--build', build, '--target', 'attention-train-wasm', '-j2'], { stdio: 'inherit' });
+  const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };  // where Debian's Emscripten finds acorn, as scripts/build-wasm.sh sets it
+  execFileSync('cmake', ['--preset', 'wasm', '-B', build, '-DATTENTION_WASM_NAMES=ON'], { stdio: 'ignore', env });
+  execFileSync('cmake', ['--build', build, '--target', 'attention-train-wasm', '-j2'], { stdio: 'inherit', env });
   const server = await serve({
     '/profile/train.html': '<!doctype html><link rel="icon" href="data:,"><script type="module">import create from "./attention-train.js"; window.train = await create(); window.ready = true;</script>',
     '/profile/attention-train.js': { type: 'text/javascript', body: readFileSync(`${build}/attention-train.mjs`) },
@@ -87,7 +98,7 @@ async function inChromium(task) {
     const counted = profile.samples.filter((id) => nodes.get(id) !== '(idle)' && nodes.get(id) !== '(program)');
     const perFunction = new Map();
     for (const id of counted) {
-      const name = functionName(nodes.get(id));
+      const name = rowOf(nodes.get(id));
       perFunction.set(name, (perFunction.get(name) ?? 0) + usPerStep / counted.length);
     }
     return { usPerStep, perFunction };

@@ -59,9 +59,10 @@ export function report(r, root) {
     'with 8 heads the output projection W_o. Median of repeated runs (at least 5, or 3 at n = 1024 with',
     'd_model 512, and at least 0.2 s), each run a batch of the kernel lasting at least 10 ms (Chromium\'s',
     'clock counts in steps of 0.1 ms), milliseconds. native-sse2, wasm-node, wasm-chromium and tfjs-wasm',
-    'are timed in turns, and the whole table three times over; each gives the median of its three. A',
-    'slow spell of the machine then slows every side of a ratio, and spoils at most one of the three',
-    'rounds of a cell, which are minutes apart (`bench/results/kernel.json` keeps every round). Every',
+    'are timed in turns, and the whole table three times over, so a cell\'s three rounds are minutes',
+    'apart; each side gives its fastest round. This machine runs in spells about 1.4 times slower, which',
+    'can cover one side\'s turn of a cell and not the other\'s; a spell only adds time, so a side\'s',
+    'fastest round is the one no spell touched (`bench/results/kernel.json` keeps every round). Every',
     'product runs in one register-blocked loop',
     'written with GCC/Clang vector types (cpp/include/attention/panel_product.hpp), and so does the',
     'softmax (softmax_numerators.hpp, with its own exp), so the native and the wasm builds run the same',
@@ -128,7 +129,7 @@ export function report(r, root) {
   const tr = r.training;
   const rate = (x) => `${f(x.median, 0)} (${f(x.min, 0)}–${f(x.max, 0)})`;
   lines.push('## Training (Watch it learn)', '',
-    `Optimisation steps per second at the default sizes (d_model 16, 2 heads, learned positions, Adam, batch 32), ${tr.steps} steps, ${tr.tasks[0].steps_per_second.native.runs.length} runs (median, least–most): natively (\`attention-cli train --time\`) and the page's wasm core in Node and in Chromium, the wasm after ${tr.warm_up} steps of warm-up (the engine optimises the wasm in the background while it runs; a fresh module starts in its quick tier). The ratio is each run's Chromium figure over that run's native one. The page trains in a Web Worker and adds a snapshot per frame.`, '',
+    `Optimisation steps per second at the default sizes (d_model 16, 2 heads, learned positions, Adam, batch 32), ${tr.tasks[0].steps_per_second.native.runs.length} runs (median, least–most): natively (\`attention-cli train --time\`) and the page's wasm core in Node and in Chromium, after ${tr.warm_up} steps of warm-up (the engine optimises the wasm in the background while it runs; a fresh module starts in its quick tier). In each run each side times ${tr.steps} steps ${tr.spans ?? 1} times, in turns with the other sides and each time from a fresh start and warm-up, and gives its fastest: the machine's slow spells only add time, and ${tr.steps} steps (about 0.1 s) can lie inside one. The ratio is each run's Chromium figure over that run's native one. The page trains in a Web Worker and adds a snapshot per frame.`, '',
     '| task | native | wasm-node | wasm-chromium | Chromium ÷ native |', '|---|---:|---:|---:|---:|');
   for (const row of tr.tasks) {
     const s = row.steps_per_second, q = row.chromium_vs_native;
@@ -146,7 +147,7 @@ export function report(r, root) {
   const page = pageTargets(r);
   const p = (x) => (x ? 'met' : '**not yet**');
   const once = (x) => (x ? 'met in this run' : '**not yet**');  // the kernel tables are one run
-  lines.push('## Targets', '', 'Page and training figures: the median of the runs (least–most); met only when the worst run meets the target. The kernel\'s ratios come from the one run of the tables above (each cell the median of three rounds): a kernel target that holds here is met in this run, and is met only when `npm run bench -- --only=kernel` run twice more holds it too.', '', '| target | measured | |', '|---|---|---|',
+  lines.push('## Targets', '', 'Page and training figures: the median of the runs (least–most); met only when the worst run meets the target. The kernel\'s ratios come from the one run of the tables above (each side of a cell its fastest of three rounds): a kernel target that holds here is met in this run, and is met only when `npm run bench -- --only=kernel` run twice more holds it too.', '', '| target | measured | |', '|---|---|---|',
     ...page.map(([target, figure, met]) => `| ${target} | ${figure} | ${p(met)} |`),
     ...kernelTargets(r.kernel).map(([target, figure, met]) => `| ${target} | ${figure} | ${once(met)} |`),
     `| training in Chromium ≥ 0.9× native steps per second | ${range(trainVsNative)} | ${p(Math.min(...trainVsNative) >= 0.9)} |`,
@@ -156,8 +157,8 @@ export function report(r, root) {
   writeFileSync(new URL('BENCHMARKS.md', root), lines.join('\n'));
 }
 
-const KNOWN = { gebp_kernel: "Eigen's matrix-product kernel", gemm_pack_lhs: "Eigen's packing of a product's left side",
-  gemm_pack_rhs: "Eigen's packing of a product's right side", softmax_rows: "the softmax's loops, exp aside", exp: 'the C library' };
+const KNOWN = { multiply_small: "the model's matrix products", forward: 'the forward pass and its softmax, products aside',
+  'Trainer::step': 'the backward pass and the optimiser, products aside', exp: 'the C library' };
 
 /** Why a target is not met, from the profiles: what the first frame waits for, where a training
  *  step's time goes. */

@@ -1,7 +1,7 @@
 // The training profile matches functions across GCC's names (perf) and clang's in the wasm (V8).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { functionName } from '../../bench/profile-train.mjs';
+import { functionName, rowOf } from '../../bench/profile-train.mjs';
 
 test('the same function has one name in both builds', () => {
   const pairs = [
@@ -17,4 +17,12 @@ test('the same function has one name in both builds', () => {
   assert.equal(functionName('__ieee754_exp_fma'), 'exp');
   assert.equal(functionName('(anonymous namespace)::train_step(int)'), 'train_step');
   assert.notEqual(functionName('attention::forward(attention::ModelShape const&)'), functionName('attention::backward(attention::ModelShape const&)'));
+});
+
+test('a function one compiler inlines and the other keeps apart is counted with its caller on both sides', () => {
+  assert.equal(rowOf('void attention::small_product_detail::rows<double, 4>(attention::small_product_detail::Operand<double>, long)'), 'multiply_small');
+  assert.equal(rowOf('attention::softmax_numerators<double>'), rowOf('attention::forward(attention::ModelShape const&)'));
+  assert.equal(rowOf('(anonymous namespace)::train_step(int)'), rowOf('attention::Trainer::step(long)'));
+  assert.equal(rowOf('attention::backward(attention::ModelShape const&)'), 'Trainer::step');
+  assert.equal(rowOf('__ieee754_exp_fma'), 'exp');
 });
