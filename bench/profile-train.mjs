@@ -23,7 +23,7 @@ export function functionName(raw) {
     before = name;
     name = name.replace(/<[^<>]*>/g, '').replace(/\([^()]*\)/g, '');
   }
-  name = (name.trim().split(/\s+/).at(-1) ?? '').replace(/::operator$/, '')
+  name = (name.trim().replace(/\s+(const|noexcept|&&?)$/g, '').split(/\s+/).at(-1) ?? '').replace(/::operator$/, '')
     .replace(/^(std::__2|std|Eigen::internal|Eigen|attention)::/, '').replace(/^__ieee754_(\w+?)(_fma4?|_avx2?|_sse2)?$/, '$1');
   return name || raw;
 }
@@ -67,7 +67,8 @@ function native(task) {
 /** µs per step of each function in Chromium: V8's sampling profiler over STEPS steps after WARM. */
 async function inChromium(task) {
   const build = path('build/wasm-profile');
-  const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };  // where Debian's Emscripten finds acorn, as scripts/build-wasm.sh sets it
+  // where Debian's Emscripten finds acorn, as scripts/build-wasm.sh sets it
+  const env = { ...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':') };
   execFileSync('cmake', ['--preset', 'wasm', '-B', build, '-DATTENTION_WASM_NAMES=ON'], { stdio: 'ignore', env });
   execFileSync('cmake', ['--build', build, '--target', 'attention-train-wasm', '-j2'], { stdio: 'inherit', env });
   const server = await serve({

@@ -14,7 +14,7 @@ namespace {
 // scalar exp of every number took 32 us of a training step's 229 natively, and 33 in Chromium.
 void softmax_rows_in_place(Matrix& m, double scale) {
   for (long i = 0; i < m.rows(); ++i) {
-    m.row(i) /= softmax_numerators(m.row(i).data(), m.cols(), scale);  // a sum >= 1: the top entry is 1
+    m.row(i) /= softmax_numerators(m.row(i).data(), m.cols(), scale);  // of finite scores a sum >= 1: the top entry is 1
   }
 }
 

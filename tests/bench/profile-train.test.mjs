@@ -26,3 +26,8 @@ test('a function one compiler inlines and the other keeps apart is counted with 
   assert.equal(rowOf('attention::backward(attention::ModelShape const&)'), 'Trainer::step');
   assert.equal(rowOf('__ieee754_exp_fma'), 'exp');
 });
+
+test('a const member function keeps its own name', () => {
+  assert.equal(functionName('attention::Trainer::metrics() const'), 'Trainer::metrics');
+  assert.equal(functionName('attention::Trainer::metrics() const'), functionName('attention::Trainer::metrics()'));
+});

@@ -43,7 +43,7 @@ test('a target whose worst run misses it is not met, and the profile says where 
   const why = md.slice(md.indexOf('Not met yet, and why:'));
   assert.match(why, /- First heatmap: .* worked \d+ ms on the page as built and \d+ ms on the same page without the written screen/);
   assert.match(why, new RegExp(`- Training: the same C\\+\\+ takes ${Math.round(train.us_per_step.chromium)} µs a step in Chromium and ${Math.round(train.us_per_step.native)} natively`));
-  assert.ok(why.includes(`${widest.name} `), `the widest gap, ${widest.name}, is named`);
+  assert.ok(why.includes(`${widest.name} (`), `the widest gap, ${widest.name}, is named with what it is`);
   assert.match(md, /\| multiply_small \| [\d.]+ \| [\d.]+ \| [\d.]+ \|/, 'the per-function table');
 });
 

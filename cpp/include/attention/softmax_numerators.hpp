@@ -73,7 +73,8 @@ T softmax_cutoff() {
   return cutoff;
 }
 
-// row[0:n] = exp((row - max(row)) * scale), 0 below e^cutoff; returns their sum.
+// row[0:n] = exp((row - max(row)) * scale), 0 below e^cutoff; returns their sum. For finite
+// scores and scale > 0 (a NaN counts as -inf, and a row with +inf sums to 0).
 template <class T>
 T softmax_numerators(T* row, long n, T scale) {
   using V = simd::Vector<T>;
