@@ -137,7 +137,7 @@ export function report(r, root) {
   }
   lines.push('', `In a fresh page, before that warm-up, the first ${tr.steps} steps of copy ran at ${rate(tr.cold_copy_chromium)} steps/s: what a learner sees in the first second of training.`, '');
   if (steps) {
-    lines.push(`Where a step goes (\`npm run bench:profile -- train\`, ${steps.date}, ${steps.task}): microseconds per step by function, natively under perf and in Chromium under V8's sampling profiler (the training module built with its functions' names), after ${steps.warm_up} steps. A step took ${ms(steps.us_per_step.native)} µs natively and ${ms(steps.us_per_step.chromium)} in Chromium. A function that one compiler inlined into its caller has a row on the other side only.`, '',
+    lines.push(`Where a step goes (\`npm run bench:profile -- train\`, ${steps.date}, ${steps.task}): microseconds per step by function, natively under perf and in Chromium under V8's sampling profiler (the training module built with its functions' names), after ${steps.warm_up} steps. A step took ${ms(steps.us_per_step.native)} µs natively and ${ms(steps.us_per_step.chromium)} in Chromium. A function that one compiler inlines and the other keeps apart is counted with its caller on both sides (\`INLINED_INTO\` in bench/profile-train.mjs), so each row compares the same code.`, '',
       '| function | native µs | Chromium µs | Chromium ÷ native |', '|---|---:|---:|---:|',
       ...steps.functions.map((x) => `| ${x.name} | ${x.native_us ? f(x.native_us, 1) : '—'} | ${x.chromium_us ? f(x.chromium_us, 1) : '—'} | ${ratio(x.chromium_us, x.native_us)} |`), '');
   }
