@@ -20,6 +20,18 @@ const preloadCore = {
   },
 };
 
+// The page's stylesheets, written into it: a render-blocking fetch fewer before the first frame.
+// It is our own CSS from the bundle; a closing tag in it would end the <style> early.
+function inlineStyles(html, bundle) {
+  if (!bundle) return html;
+  return html.replace(/<link rel="stylesheet"(?: crossorigin)? href="\.\/([^"]+\.css)">/g, (link, file) => {
+    const css = bundle[file]?.source;
+    if (typeof css !== 'string') throw new Error(`inlining ${file}: not in the bundle`);
+    if (/<\/style/i.test(css)) throw new Error(`inlining ${file}: it holds "</style"`);
+    return `<style>${css.trim()}</style>`;
+  });
+}
+
 // The playground page holds its first screen as HTML (web/first-screen.html, written by
 // scripts/first-screen.mjs), so the browser paints its numbers before any script has arrived.
 // linked.js, read before the body, marks a link that carries settings: the page then hides
@@ -38,9 +50,9 @@ const firstScreen = {
       const screen = readFileSync(new URL('web/first-screen.html', import.meta.url), 'utf8').trim();
       return {
         // async: the page's code runs when it arrives, not after the first screen's HTML is read
-        html: html.replace(element, () => `<attention-playground use-hash>${screen}</attention-playground>`)
+        html: inlineStyles(html.replace(element, () => `<attention-playground use-hash>${screen}</attention-playground>`), bundle)
           .replaceAll('<script type="module" ', '<script type="module" async '),
-        tags: [{ tag: 'script', attrs: { src: './linked.js' }, injectTo: 'head' },
+        tags: [{ tag: 'script', attrs: { src: './linked.js' }, injectTo: 'head-prepend' },
           // the code main.ts imports after the first frame, fetched meanwhile
           ...(chunk && bundle ? deferred(chunk, bundle) : []).map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', href: `./${file}`, crossorigin: '' }, injectTo: 'head' })),
           { tag: 'link', attrs: { rel: 'expect', href: '#first-screen-end', blocking: 'render' }, injectTo: 'head' }],

@@ -98,11 +98,11 @@ export class Flow extends LitElement {
     h3 .k { display: inline-grid; place-items: center; width: 1.4em; height: 1.4em; border-radius: 50%; background: var(--ap-line, #ddd); font-size: 0.75rem; margin-right: 0.3rem; }
     .say { margin: 0 0 0.4rem; color: var(--ap-muted, #555); font-size: 0.82rem; max-width: 70ch; }
     .mono, table { font-family: var(--ap-mono, ui-monospace, monospace); }
-    table { border-collapse: collapse; font-size: 0.78rem; }
+    table { border-collapse: collapse; font-size: 0.8rem; }
     th, td { padding: 2px 6px; text-align: right; white-space: nowrap; }
     thead th { font-weight: 600; color: var(--ap-muted, #555); text-align: center; }
     th[scope='row'] { text-align: left; font-weight: 400; }
-    th[scope='row'] button { padding: 0 0.35rem; font-size: 0.78rem; }
+    th[scope='row'] button { padding: 0 0.35rem; font-size: 0.8rem; }
     td.bar { width: 7rem; min-width: 4rem; }
     tr.masked td { color: var(--ap-muted, #555); }
     .sbar, .wbar { display: block; position: relative; height: 0.7rem; border-radius: 2px; background: color-mix(in srgb, var(--ap-line, #ccc) 45%, transparent); }

@@ -84,7 +84,7 @@ export const GQA_STYLES = css`
   .gqa circle { fill: var(--ap-card); stroke: var(--ap-fg); stroke-width: 1.2; }
   .gqa rect { fill: color-mix(in srgb, var(--ap-accent) 22%, var(--ap-card)); stroke: var(--ap-accent); stroke-width: 1.2; }
   .gqa text { fill: currentColor; text-anchor: middle; }
-  .gqa figcaption, .costs .how { font-size: 0.78rem; color: var(--ap-muted); max-width: 70ch; }
+  .gqa figcaption, .costs .how { font-size: 0.8rem; color: var(--ap-muted); max-width: 70ch; }
   .costs { max-width: 100%; overflow-x: auto; }
   .costs-title { font: 600 0.85rem var(--ap-mono); margin: 0.4rem 0 0.3rem; }
   .costs table { border-collapse: collapse; font: 0.8rem var(--ap-mono); }

@@ -73,7 +73,7 @@ export class Heatmap extends DeferredElement {
     :host([highlight]) .frame { outline: 3px solid var(--ap-accent, #e4572e); outline-offset: 2px; }
     .frame { border-radius: 6px; padding: 4px; }
     .title { font: 600 0.85rem/1.2 var(--ap-mono, ui-monospace, monospace); margin: 0 0 2px; display: flex; gap: 0.5em; align-items: baseline; flex-wrap: wrap; }
-    .title small { font-weight: 400; opacity: 0.7; }
+    .title small { font-size: 0.72rem; font-weight: 400; opacity: 0.7; }
     .scroll { overflow: auto; max-width: 100%; max-height: 70vh; }
     table { border-collapse: separate; border-spacing: 1px; font: 0.72rem/1 var(--ap-mono, ui-monospace, monospace); }
     th { font-weight: 500; color: var(--ap-muted, #555); padding: 0 4px; white-space: nowrap; max-width: 7em; overflow: hidden; text-overflow: ellipsis; }
@@ -90,7 +90,7 @@ export class Heatmap extends DeferredElement {
     tr.new th { color: var(--ap-fg, inherit); font-weight: 700; }
     @media (prefers-reduced-motion: no-preference) { tr.new td { animation: arrive 0.45s ease-out; } }
     @keyframes arrive { from { opacity: 0; transform: translateY(-0.4em); } }
-    .legend { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 6px; font: 0.68rem var(--ap-mono, ui-monospace, monospace); color: var(--ap-muted, #555); margin-top: 3px; }
+    .legend { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 6px; font: 0.72rem var(--ap-mono, ui-monospace, monospace); color: var(--ap-muted, #555); margin-top: 3px; }
     .bar { width: 90px; height: 8px; border-radius: 4px; }
     .bar.low, .bar.high { width: 45px; }
     .legend .how { flex-basis: 100%; }

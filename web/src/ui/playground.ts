@@ -942,8 +942,8 @@ export class AttentionPlayground extends LitElement {
     .step { background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 12px; padding: 0.7rem 1rem 0.9rem; margin-bottom: 0.9rem;
       content-visibility: auto; contain-intrinsic-size: auto 420px; }  /* steps off screen skip layout and paint */
     .step h2 { font-size: 1.05rem; margin: 0 0 0.2rem; display: flex; align-items: center; gap: 0.5rem; }
-    .num { display: inline-grid; place-items: center; width: 1.6em; height: 1.6em; border-radius: 50%; background: var(--ap-fg); color: var(--ap-bg); font-size: 0.8rem; }
-    .formula { font-family: var(--ap-mono); font-size: 0.88rem; margin: 0.2rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+    .num { display: inline-grid; place-items: center; width: 1.6em; height: 1.6em; border-radius: 50%; background: var(--ap-fg); color: var(--ap-bg); font-size: 0.8rem; font-weight: 600; }
+    .formula { font-family: var(--ap-mono); font-size: 0.85rem; margin: 0.2rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }
     .about { margin: 0.2rem 0 0.6rem; max-width: 70ch; color: var(--ap-muted); }
     .fact { font-family: var(--ap-mono); font-size: 0.85rem; }
     .matrices { display: flex; flex-wrap: wrap; gap: 0.8rem 1.2rem; align-items: flex-start; }
@@ -952,7 +952,7 @@ export class AttentionPlayground extends LitElement {
     .stale { opacity: 0.45; }
     .tools { display: flex; gap: 0.4rem; margin-left: auto; }
     .views > .tools { margin: 0 0 0.5rem; justify-content: flex-end; }
-    details.export { font-size: 0.78rem; margin-top: 2px; }
+    details.export { font-size: 0.8rem; margin-top: 2px; }
     details.export summary { cursor: pointer; color: var(--ap-muted); width: max-content; }
     details.export button { margin: 2px 2px 0 0; }
     .layout.bare { grid-template-columns: minmax(0, 1fr); }

@@ -78,7 +78,7 @@ export const STEPPER_STYLES = css`
   /* Drawn inside a step's row of matrices (a flex row): the whole row, and no wider than it, so
      a wide table scrolls inside the stepper rather than pushing the page sideways. */
   :host { display: block; flex: 1 1 100%; min-width: 0; max-width: 100%; }
-  button { font: inherit; font-size: 0.78rem; border: 1px solid var(--ap-line); background: var(--ap-card); color: inherit; border-radius: 6px; padding: 0.1rem 0.5rem; cursor: pointer; }
+  button { font: inherit; font-size: 0.8rem; border: 1px solid var(--ap-line); background: var(--ap-card); color: inherit; border-radius: 6px; padding: 0.1rem 0.5rem; cursor: pointer; }
   button:hover:not([disabled]) { border-color: var(--ap-focus); }
   :focus-visible { outline: 3px solid var(--ap-focus); outline-offset: 2px; }
   .hint { color: var(--ap-muted); font-size: 0.8rem; }

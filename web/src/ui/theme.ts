@@ -21,7 +21,7 @@ export const THEME = css`
   .title { font-size: 1.2rem; margin: 0; font-weight: 700; }
   button { font: inherit; font-size: 0.85rem; border: 1px solid var(--ap-line); background: var(--ap-card); color: inherit; border-radius: 999px; padding: 0.25rem 0.8rem; cursor: pointer; }
   button:hover { border-color: var(--ap-focus); }
-  button.small { padding: 0.1rem 0.5rem; font-size: 0.78rem; border-radius: 6px; }
+  button.small { padding: 0.1rem 0.5rem; font-size: 0.8rem; border-radius: 6px; }
   :focus-visible { outline: 3px solid var(--ap-focus); outline-offset: 2px; }
   .control label { display: block; font-size: 0.8rem; font-weight: 600; color: var(--ap-muted); margin-bottom: 2px; }
   .control .input { display: flex; gap: 0.4rem; align-items: center; }
@@ -35,7 +35,7 @@ export const THEME = css`
      types or chooses in it: it would cover what their input changes. */
   .control { position: relative; }
   .control .help { position: absolute; left: 0; right: 0; top: calc(100% + 3px); z-index: 3; padding: 0.35rem 0.55rem; border-radius: 6px;
-    background: var(--ap-fg); color: var(--ap-bg); font-size: 0.78rem; line-height: 1.35; box-shadow: 0 2px 8px rgb(0 0 0 / 0.25);
+    background: var(--ap-fg); color: var(--ap-bg); font-size: 0.8rem; line-height: 1.35; box-shadow: 0 2px 8px rgb(0 0 0 / 0.25);
     visibility: hidden; opacity: 0; pointer-events: none; transition: opacity 0.12s, visibility 0.12s; }
   .control:not([data-typed]):hover .help { visibility: visible; opacity: 1; transition-delay: 0.4s; }
   .control:not([data-typed]):focus-within .help { visibility: visible; opacity: 1; transition-delay: 0s; }
