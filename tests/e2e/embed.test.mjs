@@ -123,7 +123,9 @@ test('random and malformed hashes never blank the page', async () => {
   for (let i = 0; i < 24; i++) hashes.push(Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => `${keys[Math.floor(rnd() * keys.length)]}=${encodeURIComponent(junk())}`).join('&'));
   for (const hash of hashes) {
     await page.goto(`${env.base}#${hash}`);
-    await page.locator('attention-playground .views').waitFor();
+    // The element's own views: until its first trace, the page's written first screen (hidden
+    // for a link with settings) holds a copy of them too.
+    await page.waitForFunction(() => document.querySelector('attention-playground')?.shadowRoot?.querySelector('.views'));
     await page.waitForFunction(() => {
       const r = document.querySelector('attention-playground').shadowRoot;
       return r.querySelector('ap-heatmap') || r.querySelector('.message') || r.querySelector('.note');
