@@ -29,10 +29,11 @@ export function functionName(raw) {
 }
 
 // Functions that one compiler inlines into their caller and the other keeps apart, counted with
-// that caller on both sides, so that each row compares the same code: natively GCC keeps a
-// product's row loop and the softmax's numerators apart from their callers, and in Chromium the
-// binding's train_step holds the backward pass and the optimiser.
-const INLINED_INTO = { 'small_product_detail::rows': 'multiply_small', softmax_numerators: 'forward', softmax_rows_in_place: 'forward',
+// that caller on both sides, so that each row compares the same code: a product's row loops
+// are written into it or called (shared_rows), differently by each compiler, and so are the
+// softmax's numerators; in Chromium the binding's train_step holds the backward pass and the
+// optimiser.
+const INLINED_INTO = { 'small_product_detail::rows': 'multiply_small', 'small_product_detail::shared_rows': 'multiply_small', softmax_numerators: 'forward', softmax_rows_in_place: 'forward',
   train_step: 'Trainer::step', backward: 'Trainer::step', 'Optimizer::step': 'Trainer::step' };
 
 /** The row of the profile a function's time is counted in. */

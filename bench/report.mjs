@@ -173,7 +173,7 @@ function whyNot(page, trainVsNative, paint, steps) {
   if (Math.min(...trainVsNative) < 0.9 && steps) {
     const gaps = steps.functions.filter((x) => x.native_us && x.chromium_us).sort((a, b) => (b.chromium_us - b.native_us) - (a.chromium_us - a.native_us)).slice(0, 4);
     const what = (name) => (KNOWN[name] ? `${name} (${KNOWN[name]})` : name);
-    why.push(`- Training: the same C++ takes ${ms(steps.us_per_step.chromium)} µs a step in Chromium and ${ms(steps.us_per_step.native)} natively (the profile under Training), compiled by GCC natively and by Emscripten's clang, then V8, in Chromium. The largest differences: ${gaps.map((x) => `${what(x.name)} ${ms(x.native_us)} → ${ms(x.chromium_us)} µs`).join(', ')}. GCC writes the products' row loops into each of their callers, where the wasm keeps one copy for all of them; cpp/include/attention/small_product.hpp says why.`);
+    why.push(`- Training: the same C++ takes ${ms(steps.us_per_step.chromium)} µs a step in Chromium and ${ms(steps.us_per_step.native)} natively (the profile under Training), compiled by GCC natively and by Emscripten's clang, then V8, in Chromium. The largest differences: ${gaps.map((x) => `${what(x.name)} ${ms(x.native_us)} → ${ms(x.chromium_us)} µs`).join(', ')}. GCC writes the products' row loops into each of their callers; the wasm does so only in the products of whole matrices, and cpp/include/attention/small_product.hpp says why.`);
   }
   return why.length ? ['', 'Not met yet, and why:', '', ...why] : [];
 }

@@ -21,6 +21,7 @@ test('the same function has one name in both builds', () => {
 
 test('a function one compiler inlines and the other keeps apart is counted with its caller on both sides', () => {
   assert.equal(rowOf('void attention::small_product_detail::rows<double, 4>(attention::small_product_detail::Operand<double>, long)'), 'multiply_small');
+  assert.equal(rowOf('void attention::small_product_detail::shared_rows<double, 1>(attention::small_product_detail::Operand<double>, long)'), 'multiply_small');
   assert.equal(rowOf('attention::softmax_numerators<double>'), rowOf('attention::forward(attention::ModelShape const&)'));
   assert.equal(rowOf('(anonymous namespace)::train_step(int)'), rowOf('attention::Trainer::step(long)'));
   assert.equal(rowOf('attention::backward(attention::ModelShape const&)'), 'Trainer::step');

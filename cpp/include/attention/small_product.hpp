@@ -30,13 +30,10 @@ struct Operand {  // element (i, j) at p[i * rs + j * cs]
 
 // R rows of C from R rows of A (A.p at the first), the columns two vectors at a time, then one,
 // then one number at a time; k >= 1. The depth loop steps pointers rather than indexing by kk:
-// indexed, Chromium's training steps were 8% slower (natively the same). One copy of these
-// loops serves every product of a scalar type, where GCC natively writes them into each caller:
-// written into each multiply_small (a copy for each kind of operands), training in Chromium ran
-// 2-4% faster once warm, but a fresh page's first 500 steps 40% slower, and in Node 20 19% slower
-// throughout.
+// indexed, Chromium's training steps were 8% slower (natively the same). Written where it is
+// called; shared_rows is the one copy that callers share.
 template <class T, int R>
-void rows(Operand<T> a, Operand<T> b, long k, long m, T* c, long ldc, bool add) {
+__attribute__((always_inline)) inline void rows(Operand<T> a, Operand<T> b, long k, long m, T* c, long ldc, bool add) {
   using Vec = typename simd::Vector<T>::type;
   constexpr long kLanes = simd::Vector<T>::kLanes;
   const auto load = [](const T* p) { Vec v; std::memcpy(&v, p, sizeof v); return v; };
@@ -87,6 +84,18 @@ void rows(Operand<T> a, Operand<T> b, long k, long m, T* c, long ldc, bool add) 
   }
 }
 
+template <class T, int R>
+void shared_rows(Operand<T> a, Operand<T> b, long k, long m, T* c, long ldc, bool add) {
+  rows<T, R>(a, b, k, m, c, ldc, add);
+}
+
+// A whole matrix or a whole matrix transposed, as the model's large products take them: the
+// batch's activations by a weight, and the weights' gradients.
+template <class D>
+struct Whole : std::is_same<D, MatrixT<typename D::Scalar>> {};
+template <class M>
+struct Whole<Eigen::Transpose<M>> : std::is_same<std::remove_const_t<M>, MatrixT<typename M::Scalar>> {};
+
 }  // namespace small_product_detail
 
 // C = A B, or C += A B when add; C (A.rows(), B.cols()) already sized, its rows contiguous (a
@@ -115,12 +124,25 @@ void multiply_small(const Eigen::MatrixBase<DA>& A, const Eigen::MatrixBase<DB>&
   T* c = C.derived().data();
   const long ldc = C.rowStride();
   const auto from = [&](long i) { return Operand<T>{a.p + i * a.rs, a.rs, a.cs}; };  // A's rows from row i
+  // A product of whole matrices has the 4-row loop written into itself; the others call the
+  // shared copy. The whole-matrix products take most of a step's product time (in Chromium, sort:
+  // 73 of 90 us), in a few calls of batch x positions rows; the heads' products are many small
+  // calls with a dozen kinds of blocks. Timed in turns against one shared copy for all, Chromium's
+  // training was 1.6-4.7% faster once warm and a fresh page's first 500 steps no slower (natively
+  // the same: GCC writes the loops into their callers itself). A copy of all four row loops in
+  // every multiply_small was 2-4% faster once warm but made the first 500 steps 40% slower.
   long i = 0;
-  for (; i + 4 <= n; i += 4) small_product_detail::rows<T, 4>(from(i), b, k, m, c + i * ldc, ldc, add);
+  for (; i + 4 <= n; i += 4) {
+    if constexpr (small_product_detail::Whole<DA>::value && small_product_detail::Whole<DB>::value) {
+      small_product_detail::rows<T, 4>(from(i), b, k, m, c + i * ldc, ldc, add);
+    } else {
+      small_product_detail::shared_rows<T, 4>(from(i), b, k, m, c + i * ldc, ldc, add);
+    }
+  }
   switch (n - i) {  // the last 1 to 3 rows
-    case 3: small_product_detail::rows<T, 3>(from(i), b, k, m, c + i * ldc, ldc, add); break;
-    case 2: small_product_detail::rows<T, 2>(from(i), b, k, m, c + i * ldc, ldc, add); break;
-    case 1: small_product_detail::rows<T, 1>(from(i), b, k, m, c + i * ldc, ldc, add); break;
+    case 3: small_product_detail::shared_rows<T, 3>(from(i), b, k, m, c + i * ldc, ldc, add); break;
+    case 2: small_product_detail::shared_rows<T, 2>(from(i), b, k, m, c + i * ldc, ldc, add); break;
+    case 1: small_product_detail::shared_rows<T, 1>(from(i), b, k, m, c + i * ldc, ldc, add); break;
     default: break;
   }
 }
