@@ -114,12 +114,12 @@ void multiply_small(const Eigen::MatrixBase<DA>& A, const Eigen::MatrixBase<DB>&
   const Operand<T> a{A.derived().data(), A.rowStride(), A.colStride()};
   Operand<T> b{B.derived().data(), B.rowStride(), B.colStride()};
   if (b.cs != 1 && m > 1) {  // B's rows are not contiguous: copied into rows m apart (B (k, m) is at most 64 x 64 here)
-    thread_local std::vector<T> rows;
-    rows.resize(static_cast<std::size_t>(k * m));
+    thread_local std::vector<T> copy;  // not named rows: that is the loop above
+    copy.resize(static_cast<std::size_t>(k * m));
     for (long kk = 0; kk < k; ++kk) {
-      for (long j = 0; j < m; ++j) rows[static_cast<std::size_t>(kk * m + j)] = b.p[kk * b.rs + j * b.cs];
+      for (long j = 0; j < m; ++j) copy[static_cast<std::size_t>(kk * m + j)] = b.p[kk * b.rs + j * b.cs];
     }
-    b = {rows.data(), m, 1};
+    b = {copy.data(), m, 1};
   }
   T* c = C.derived().data();
   const long ldc = C.rowStride();
@@ -131,13 +131,11 @@ void multiply_small(const Eigen::MatrixBase<DA>& A, const Eigen::MatrixBase<DB>&
   // training was 1.6-4.7% faster once warm and a fresh page's first 500 steps no slower (natively
   // the same: GCC writes the loops into their callers itself). A copy of all four row loops in
   // every multiply_small was 2-4% faster once warm but made the first 500 steps 40% slower.
+  constexpr bool kOwnLoop = small_product_detail::Whole<DA>::value && small_product_detail::Whole<DB>::value;
   long i = 0;
   for (; i + 4 <= n; i += 4) {
-    if constexpr (small_product_detail::Whole<DA>::value && small_product_detail::Whole<DB>::value) {
-      small_product_detail::rows<T, 4>(from(i), b, k, m, c + i * ldc, ldc, add);
-    } else {
-      small_product_detail::shared_rows<T, 4>(from(i), b, k, m, c + i * ldc, ldc, add);
-    }
+    if constexpr (kOwnLoop) small_product_detail::rows<T, 4>(from(i), b, k, m, c + i * ldc, ldc, add);
+    else small_product_detail::shared_rows<T, 4>(from(i), b, k, m, c + i * ldc, ldc, add);
   }
   switch (n - i) {  // the last 1 to 3 rows
     case 3: small_product_detail::shared_rows<T, 3>(from(i), b, k, m, c + i * ldc, ldc, add); break;
