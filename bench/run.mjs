@@ -69,7 +69,6 @@ const wasmTiming = (module, { n, d, heads, precision, min_runs, min_seconds }) =
 
 async function kernel() {
   const { default: createAttentionBench } = await import(BENCH_MODULE.href);
-  const wasm = await createAttentionBench();
   const tf = await tfjsReady();
   const server = await serve({
     '/attention-bench.mjs': { type: 'text/javascript', body: readFileSync(BENCH_MODULE) },
@@ -77,9 +76,7 @@ async function kernel() {
     <script type="module">import create from '/attention-bench.mjs'; window.kernel = await create(); window.ready = true;</script>`,
   });
   const browser = await chromium.launch(CHROMIUM);
-  const page = await browser.newPage();
-  await page.goto(server.base + 'bench.html');
-  await page.waitForFunction(() => window.ready === true);
+  let page, wasm;
   const native = (flavour, { n, d, heads, precision }, runs) => JSON.parse(execFileSync(new URL(`build/native/attention-bench-${flavour}`, root).pathname,
     [n, d, heads, precision, runs.min_runs, runs.min_seconds].map(String), { encoding: 'utf8' }));
   // The contenders of the ratio targets for one size: each times itself once, and `done` frees
@@ -102,12 +99,22 @@ async function kernel() {
   // seconds, and a spell can cover one side's turn of a cell and not the other's: at n 64,
   // d_model 64, 8 heads, f64, Chromium took 0.44, 0.28 and 0.40 ms in three rounds, native 0.31
   // in each, and the median made it 0.79 times native's speed. A spell only ever adds time, so
-  // each side's fastest round, minutes apart from its others, is the one no spell touched. The
-  // references (native-march, plain JS) are timed once, in the last round.
+  // each side's fastest round, minutes apart from its others, is the one no spell touched. Each
+  // round runs in a new page, and in a new instance of the module in Node, as native runs each
+  // turn in a new process: a slowness can also last a page's life. In one page, n 1024,
+  // d_model 64, 8 heads, f32 took 44.8, 37.7 and 39.3 ms in the three rounds, where native took
+  // 28.5, 24.4 and 26.8 and Node 24.1, 22.4 and 32.5, seconds away; in another, one head took
+  // 13.4 ms or more in each round (native 9.9, Node 8.4), where fresh pages took 8.3 to 8.8.
+  // The references (native-march, plain JS) are timed once, in the last round.
   const rows = [];
   const rounds = SIZES.map(() => ({}));
   try {
     for (let round = 0; round < ROUNDS; round++) {
+      await page?.close();
+      page = await browser.newPage();  // a context of its own: a new renderer process
+      await page.goto(server.base + 'bench.html');
+      await page.waitForFunction(() => window.ready === true);
+      wasm = await createAttentionBench();
       for (const [i, size] of SIZES.entries()) {
         const { n, d, heads, precision } = size;
         const runs = runsFor(size);
