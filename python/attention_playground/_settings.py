@@ -10,6 +10,8 @@ import difflib
 import json
 import math
 import numbers
+import re
+import reprlib
 from importlib import resources
 
 
@@ -52,8 +54,57 @@ def version():
     return json.loads(_read("elements.json"))["version"]
 
 
+# The largest whole number a JavaScript number holds exactly (Number.MAX_SAFE_INTEGER): the
+# element reads a whole-number attribute as a number, so one past it would not be the one given.
+_SAFE_INTEGER = 2**53 - 1
+
+# How a message quotes a value: a few levels and items of a list, the start of a string, so that
+# a refusal of a 50 MB string or of a list nested 100,000 deep is a line, not the value again.
+class _Quote(reprlib.Repr):
+    def repr_str(self, value, level):
+        # Its start, which says what it is ("javascript:...", "window:999..."), then an ellipsis.
+        return repr(value) if len(value) <= self.maxstring else repr(value[:self.maxstring]) + "…"
+
+    def repr_int(self, value, level):
+        # repr() refuses an int of more than 4300 digits; past about 40 its size says enough.
+        return repr(value) if value.bit_length() <= 128 else f"<an int of {value.bit_length()} bits>"
+
+
+_QUOTE = _Quote()
+_QUOTE.maxlevel, _QUOTE.maxlist, _QUOTE.maxtuple, _QUOTE.maxdict = 2, 4, 4, 4
+_QUOTE.maxstring = _QUOTE.maxother = 36
+_QUOTED = 40
+
+
+def _shown(value):
+    """The value as a message quotes it: its repr, cut to about 40 characters."""
+    try:
+        text = _QUOTE.repr(value)
+    except Exception:  # a __repr__ that fails, or recurses without end
+        text = f"<{_kind_of(value)}>"
+    return text if len(text) <= _QUOTED else text[:_QUOTED - 1] + "…"
+
+
 def _kind_of(value):
-    return type(value).__name__
+    name = type(value).__name__
+    return name if len(name) <= _QUOTED else name[:_QUOTED - 1] + "…"
+
+
+def _given(value, given=None):
+    """The value quoted, with the type the caller gave (ndarray, float32, not the list or float
+    read from it)."""
+    return f"{_shown(value)} ({_kind_of(value if given is None else given)})"
+
+
+def _plain(value):
+    """A NumPy scalar or array as the Python value it holds (numbers exactly, an array as lists),
+    so every check below sees bool, int, float, str, list; anything else as given."""
+    try:
+        if hasattr(value, "tolist") and hasattr(value, "shape"):
+            return value.tolist()
+    except Exception:  # not NumPy's after all: the checks refuse it as it is
+        pass
+    return value
 
 
 def _is_bool(value):
@@ -69,6 +120,18 @@ def _is_integer(value):
     return isinstance(value, numbers.Integral) and not _is_bool(value)
 
 
+def _finite(value):
+    """The number as a float, or None where it is no finite number: NaN, infinite, or past a
+    float's range (10**400 as an int or a Fraction)."""
+    if not _is_number(value):
+        return None
+    try:
+        number = float(value)
+    except (OverflowError, ValueError, TypeError):
+        return None
+    return number if math.isfinite(number) else None
+
+
 def _number_text(value):
     """The shortest text that reads back as the same number in JavaScript."""
     if _is_integer(value):
@@ -76,20 +139,24 @@ def _number_text(value):
     return repr(float(value))
 
 
-def _range_words(row):
-    low, high = row.get("min"), row.get("max")
+def _bound(number):
+    # 4294967295, not 4.29497e+09: a bound is read to be typed.
+    return str(int(number)) if float(number).is_integer() else f"{number:g}"
+
+
+def _range_words(low, high):
     if low is not None and high is not None:
-        return f" from {low:g} to {high:g}"
+        return f" from {_bound(low)} to {_bound(high)}"
     if low is not None:
-        return f" of at least {low:g}"
+        return f" of at least {_bound(low)}"
     if high is not None:
-        return f" of at most {high:g}"
+        return f" of at most {_bound(high)}"
     return ""
 
 
-def _text(owner, name, value):
+def _text(owner, name, value, given=None):
     if not isinstance(value, str):
-        raise SettingError(f"{owner} setting {name} must be text (str), not {value!r} ({_kind_of(value)})")
+        raise SettingError(f"{owner} setting {name} must be text (str), not {_given(value, given)}")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
@@ -100,34 +167,33 @@ def _text(owner, name, value):
 
 
 def _numbers(owner, name, value, depth):
-    """A matrix (depth 2) or a vector (depth 1) of finite numbers, as lists."""
+    """A matrix (depth 2) or a vector (depth 1) of finite numbers, as lists. Only lists and
+    tuples are read (a NumPy array is one by then): an iterator could be endless, a range huge."""
     shape = "a rectangular matrix of finite numbers (a list of equal-length lists, or a 2-D NumPy array)" \
         if depth == 2 else "a vector of finite numbers (a list, or a 1-D NumPy array)"
-    if hasattr(value, "tolist") and hasattr(value, "shape"):
-        value = value.tolist()  # a NumPy array: its numbers as Python floats and ints, exactly
 
     def fail(why):
         raise SettingError(f"{owner} setting {name} must be {shape}: {why}")
 
     def row_of(items, where):  # where: "X[2]"
-        if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
-            fail(f"{where} is {items!r}, not a list of numbers")
+        items = _plain(items)  # a list of 1-D arrays
+        if not isinstance(items, (list, tuple)):
+            fail(f"{where} is {_given(items)}, not a list of numbers")
         out = []
         for j, v in enumerate(items):
-            if not _is_number(v):
-                fail(f"{where}[{j}] is {v!r} ({_kind_of(v)}), not a number")
-            v = int(v) if _is_integer(v) else float(v)
-            if isinstance(v, float) and not math.isfinite(v):
-                fail(f"{where}[{j}] is {v!r}")
-            out.append(v)
+            v = _plain(v)
+            number = _finite(v)
+            if number is None:
+                fail(f"{where}[{j}] is {_given(v)}, not a finite number")
+            out.append(int(v) if _is_integer(v) else number)
         if not out:
             fail(f"{where} is empty")
         return out
 
     if depth == 1:
         return row_of(value, name)
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-        fail(f"got {value!r} ({_kind_of(value)})")
+    if not isinstance(value, (list, tuple)):
+        fail(f"got {_given(value)}")
     rows = [row_of(r, f"{name}[{i}]") for i, r in enumerate(value)]
     if not rows:
         fail("it has no rows")
@@ -138,49 +204,54 @@ def _numbers(owner, name, value, depth):
 
 
 def attribute_value(owner, name, row, value):
-    """The attribute text for one setting, or None for a flag that is on; raises SettingError."""
+    """The attribute text for one setting, or None for a flag that is on; raises SettingError.
+    Every value is checked here, by the kind, choices and range of its row in the element's
+    table: whatever the caller gave (a NumPy scalar of any dtype, an int of 400 digits, a list
+    nested 100,000 deep, 50 MB of text), a refusal is a SettingError naming the setting, with
+    the value quoted cut short."""
     kind = row["kind"]
+    given, value = value, _plain(value)
     if kind in ("text", "string"):
-        return _text(owner, name, value)
+        return _text(owner, name, value, given)
     if kind in ("bool", "flag"):
         if not _is_bool(value):
-            raise SettingError(f"{owner} setting {name} must be True or False, not {value!r} ({_kind_of(value)})")
+            raise SettingError(f"{owner} setting {name} must be True or False, not {_given(value, given)}")
         if kind == "flag":
             return None if value else False
         return "true" if value else "false"
     if kind in ("int", "count"):
-        if not _is_integer(value):
+        low = max(row.get("min", 0 if kind == "count" else -_SAFE_INTEGER), -_SAFE_INTEGER)
+        high = min(row.get("max", _SAFE_INTEGER), _SAFE_INTEGER)
+        if not _is_integer(value) or not low <= value <= high:
             raise SettingError(
-                f"{owner} setting {name} must be a whole number{_range_words(row)}, not {value!r} ({_kind_of(value)})")
-        low, high = row.get("min", 0 if kind == "count" else None), row.get("max")
-        if (low is not None and value < low) or (high is not None and value > high):
-            raise SettingError(f"{owner} setting {name} must be a whole number{_range_words(row) or ' of at least 0'}, not {value!r}")
+                f"{owner} setting {name} must be a whole number{_range_words(low, high)}, not {_given(value, given)}")
         return str(int(value))
     if kind == "number":
-        if not _is_number(value) or not math.isfinite(float(value)):
-            raise SettingError(
-                f"{owner} setting {name} must be a finite number{_range_words(row)}, not {value!r} ({_kind_of(value)})")
         low, high = row.get("min"), row.get("max")
-        if (low is not None and value < low) or (high is not None and value > high):
-            raise SettingError(f"{owner} setting {name} must be a number{_range_words(row)}, not {value!r}")
+        number = _finite(value)
+        if number is None or (low is not None and number < low) or (high is not None and number > high):
+            raise SettingError(
+                f"{owner} setting {name} must be a finite number{_range_words(low, high)}, not {_given(value, given)}")
         return _number_text(value)
     if kind == "select":
         choices = row["options"]
         if not isinstance(value, str) or value not in choices:
             raise SettingError(
-                f"{owner} setting {name} must be one of {', '.join(map(repr, choices))}, not {value!r}")
+                f"{owner} setting {name} must be one of {', '.join(map(repr, choices))}, not {_given(value, given)}")
         return value
     if kind == "controls":
+        # A list or a tuple of names, in the order given (a set has none).
         items = value.split(",") if isinstance(value, str) else value
-        if isinstance(items, (bytes,)) or not hasattr(items, "__iter__"):
-            raise SettingError(f"{owner} setting {name} must be 'all', 'none', or a list of setting names, not {value!r}")
-        items = [i.strip() if isinstance(i, str) else i for i in items]
+        if not isinstance(items, (list, tuple)) or not all(isinstance(i, str) for i in items):
+            raise SettingError(
+                f"{owner} setting {name} must be 'all', 'none', or a list of setting names, not {_given(value, given)}")
+        items = [i.strip() for i in items]
         if items in (["all"], ["none"]):
             return items[0]
         for item in items:
             if item not in row["options"]:
                 raise SettingError(
-                    f"{owner} setting {name} lists {item!r}, which has no control; "
+                    f"{owner} setting {name} lists {_shown(item)}, which has no control; "
                     f"choose from {', '.join(row['options'])} (or 'all', 'none')")
         return ",".join(items)
     if kind in ("matrix", "vector"):
@@ -206,18 +277,21 @@ def attributes(tag, owner, settings):
     table = tables()[tag]
     settings = dict(settings)
     # mask="window:2" as in a spec: the element takes the mask and the window apart.
+    # Only ASCII digits, a few of them: str.isdigit() also takes "²", which int() does not, and
+    # int() refuses more than 4300 digits; anything else stays a mask the check below refuses.
     mask = settings.get("mask")
     if isinstance(mask, str) and ":" in mask and "window" in table:
         kind, _, width = mask.partition(":")
-        if kind in table["mask"].get("options", ()) and width.isdigit() and "window" not in settings:
+        if kind in table["mask"].get("options", ()) and re.fullmatch("[0-9]{1,15}", width) and "window" not in settings:
             settings["mask"], settings["window"] = kind, int(width)
     out, seen = [], {}
     for name, value in settings.items():
         row = table.get(name)
         if row is None:
-            near = difflib.get_close_matches(name, list(table), n=1)
+            # No setting's name is long: a long one is compared with none (difflib's cost grows with it).
+            near = difflib.get_close_matches(name, list(table), n=1) if len(name) <= 100 else []
             hint = f" (did you mean {near[0]!r}?)" if near else ""
-            raise SettingError(f"{owner} has no setting {name!r}{hint}; its settings are: {', '.join(names(table))}")
+            raise SettingError(f"{owner} has no setting {_shown(name)}{hint}; its settings are: {', '.join(names(table))}")
         if row["attribute"] in seen:
             raise SettingError(f"{owner} setting {name} is given twice (also as {seen[row['attribute']]})")
         seen[row["attribute"]] = name

@@ -1,6 +1,8 @@
 """The notebook package without a notebook: run by jupyter.test.mjs with PYTHONPATH=python."""
 
+import fractions
 import html.parser
+import itertools
 import json
 import os
 import tempfile
@@ -178,6 +180,100 @@ class Session(unittest.TestCase):
         self.assertIn("<title>A &amp; B</title>", text)
         self.assertEqual(text.count('<script type="module">'), 1)
         self.assertIn('sentence="&lt;saved&gt;"', text)
+
+
+class BadRepr:
+    """A value whose repr fails, as a hostile object's may."""
+
+    def __repr__(self):
+        raise RuntimeError("no repr")
+
+
+def nested(depth):
+    value = [1.0]
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+class HostileValues(unittest.TestCase):
+    """Whatever a setting is given, a refusal is a SettingError naming it, in a short message."""
+
+    def refused(self, name, make=ap.Playground, **settings):
+        with self.assertRaises(ap.SettingError) as caught:
+            make(**settings)
+        message = str(caught.exception)
+        self.assertIn(name, message)
+        self.assertLess(len(message), 600)  # values are quoted cut, never whole
+        return message
+
+    def test_out_of_range_numbers(self):
+        self.refused("temperature", temperature=10**400)
+        self.refused("temperature", temperature=-10**400)
+        self.refused("temperature", temperature=fractions.Fraction(10**400, 3))
+        self.refused("temperature", temperature=np.float32("nan"))
+        self.refused("temperature", temperature=np.longdouble("1e5000"))
+        self.refused("temperature", temperature=np.complex128(1))
+        self.refused("temperature", temperature=np.True_)
+        self.refused("temperature", temperature=np.array([0.5, 1.0]))
+        self.refused("focus_token", focus_token=10**400)
+        self.refused("focus_token", focus_token=2**53)  # past what a JavaScript number holds exactly
+        self.refused("focus_token", focus_token=True)
+        self.refused("focus_token", focus_token=np.float64(1.0))
+        self.refused("seed", seed=10**5000)  # too long for str(): the message must not need it
+        self.refused("seed", seed=np.uint64(2**64 - 1))
+        self.refused("heads", heads=np.bool_(True))
+        self.refused("X", X=[[10**400]])
+        self.refused("X", X=[[1.0, -10**309]])
+        self.refused("decoder_state", decoder_state=[10**400])
+        self.refused("decoder_state", decoder_state=np.array([1 + 2j]))
+        self.refused("X", X=np.array([[np.datetime64("2020")]]))
+        self.refused("X", X=np.array([[True, False]]))
+
+    def test_numpy_scalars_and_arrays_that_fit_are_taken(self):
+        p = ap.Playground(heads=np.int64(2), seed=np.uint32(7), temperature=np.float32(0.5), compact=np.bool_(True),
+                          theme=np.str_("dark"), focus_token=np.int8(3), controls=np.array(["seed", "sentence"]),
+                          X=np.array([[1, 2]], dtype=np.int16), decoder_state=np.array([0.5], dtype=np.float16))
+        self.assertEqual(p.attributes, {"heads": "2", "seed": "7", "temperature": "0.5", "compact": "", "theme": "dark",
+                                        "focus-token": "3", "controls": "seed,sentence", "x": "[[1,2]]",
+                                        "decoder-state": "[0.5]"})
+        self.assertEqual(ap.Playground(temperature=np.array(0.25)).attributes, {"temperature": "0.25"})
+        self.assertEqual(ap.Playground(X=[[2**60]]).attributes, {"x": "[[1152921504606846976]]"})
+
+    def test_controls_of_the_wrong_shape(self):
+        self.refused("controls", controls=np.array([["seed", "sentence"]]))
+        self.refused("controls", controls=np.array([["all"]]))
+        self.refused("controls", controls=np.array([1, 2]))
+        self.refused("controls", controls=[["seed"]])
+        self.refused("controls", controls={"seed", "sentence"})  # a set has no order
+        self.refused("controls", controls=b"seed")
+        self.refused("controls", controls=3)
+        self.refused("controls", controls=["seed", "x" * 50_000_000])
+
+    def test_deep_long_and_endless_values(self):
+        self.refused("X", X=nested(100_000))
+        self.refused("X", X=[nested(100_000)])
+        self.refused("controls", controls=nested(100_000))
+        self.refused("sentence", sentence=nested(100_000))
+        self.refused("X", X=["x" * 50_000_000])
+        self.refused("X", X=[itertools.count()])  # never ends: refused as no list, not read
+        self.refused("X", X=itertools.repeat([1.0]))
+        self.refused("decoder_state", decoder_state=range(10**18))
+        looped = []
+        looped.append(looped)
+        self.refused("X", X=looped)
+        self.refused("preset", preset="p" * 50_000_000)
+        self.refused("theme", theme=["dark"] * 10_000_000)
+        message = self.refused("'yyyyyyyy", **{"y" * 50_000_000: 1})
+        self.assertIn("…", message)
+        self.refused("view", view=BadRepr())
+        self.refused("X", X=[[BadRepr()]])
+
+    def test_a_mask_with_its_window(self):
+        self.refused("mask", mask="window:" + "9" * 5000)
+        self.refused("mask", mask="window:\u00b2")  # a digit to str.isdigit, not to int()
+        self.assertIn("setting window ", self.refused("window", window=10**400))
+        self.assertEqual(ap.Playground(mask="causal_window:3").attributes, {"mask": "causal_window", "window": "3"})
 
 
 if __name__ == "__main__":
