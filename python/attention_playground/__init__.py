@@ -93,10 +93,14 @@ class _Element:
         return _markup.module_script(_bundle()) + "\n" + self.tag_html()
 
     def save(self, path, title="Attention Playground"):
-        """Writes a standalone HTML page (script and core inlined) that works opened from disk;
-        returns the path."""
+        """Writes a standalone HTML page (script and core inlined) that works opened from disk,
+        to a path or an open file descriptor (left open); returns `path`."""
+        owner = f"{type(self).__name__}.save()"
+        file = _settings.file_to_write(owner, "path", path)
+        title = _settings._text(owner, "title", _settings._plain(title), title)
         text = _markup.page(title, self.tag_html() + "\n" + _markup.module_script(_bundle()))
-        with open(path, "w", encoding="utf-8") as f:
+        # A descriptor stays the caller's: written through, not closed.
+        with open(file, "w", encoding="utf-8", closefd=not isinstance(file, int)) as f:
             f.write(text)
         return path
 

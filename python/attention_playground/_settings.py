@@ -10,6 +10,7 @@ import difflib
 import json
 import math
 import numbers
+import os
 import re
 import reprlib
 from importlib import resources
@@ -164,6 +165,27 @@ def _text(owner, name, value, given=None):
     if "\0" in value:
         raise SettingError(f"{owner} setting {name} holds a NUL character, which no HTML page can hold")
     return value
+
+
+def file_to_write(owner, name, value):
+    """A path (str, bytes, os.PathLike) or a file descriptor (an int) to write to; raises
+    SettingError. A bool is no descriptor, though Python would take True as 1 (stdout)."""
+    value = _plain(value)
+    if _is_integer(value):
+        if not 0 <= value < 2**31:
+            raise SettingError(f"{owner} setting {name} is a file descriptor, which is a whole number of at least 0, "
+                               f"not {_shown(value)}")
+        return int(value)
+    try:
+        path = os.fspath(value)
+    except Exception:
+        path = None
+    if not isinstance(path, (str, bytes)):
+        raise SettingError(f"{owner} setting {name} must be a path (str, bytes or os.PathLike) or an open file "
+                           f"descriptor (int), not {_given(value)}")
+    if not path or ("\0" if isinstance(path, str) else b"\0") in path:
+        raise SettingError(f"{owner} setting {name} must name a file: {_shown(path)} is empty or holds a NUL character")
+    return path
 
 
 def _numbers(owner, name, value, depth):

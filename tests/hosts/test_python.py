@@ -212,7 +212,7 @@ class HostileValues(unittest.TestCase):
         self.refused("temperature", temperature=-10**400)
         self.refused("temperature", temperature=fractions.Fraction(10**400, 3))
         self.refused("temperature", temperature=np.float32("nan"))
-        self.refused("temperature", temperature=np.longdouble("1e5000"))
+        self.refused("temperature", temperature=np.finfo(np.longdouble).max)  # past a float's range
         self.refused("temperature", temperature=np.complex128(1))
         self.refused("temperature", temperature=np.True_)
         self.refused("temperature", temperature=np.array([0.5, 1.0]))
@@ -274,6 +274,31 @@ class HostileValues(unittest.TestCase):
         self.refused("mask", mask="window:\u00b2")  # a digit to str.isdigit, not to int()
         self.assertIn("setting window ", self.refused("window", window=10**400))
         self.assertEqual(ap.Playground(mask="causal_window:3").attributes, {"mask": "causal_window", "window": "3"})
+
+    def test_save_checks_its_arguments(self):
+        p = ap.Playground()
+        self.refused("title", make=p.save, path=os.devnull, title=5)
+        self.refused("title", make=p.save, path=os.devnull, title=None)
+        self.refused("title", make=p.save, path=os.devnull, title="a \0 b")
+        self.refused("path", make=p.save, path=None)
+        self.refused("path", make=p.save, path=True)  # would be file descriptor 1
+        self.refused("path", make=p.save, path=-1)
+        self.refused("path", make=p.save, path="a\0b.html")
+        self.refused("path", make=p.save, path=["p.html"])
+
+    def test_save_to_a_file_descriptor_leaves_it_open(self):
+        with tempfile.TemporaryDirectory() as d:
+            fd = os.open(os.path.join(d, "p.html"), os.O_WRONLY | os.O_CREAT)
+            try:
+                self.assertEqual(ap.Playground(sentence="to fd").save(fd, title="fd"), fd)
+                os.write(fd, b"<!-- the caller's own -->\n")  # still open: raises OSError if closed
+            finally:
+                os.close(fd)
+            with open(os.path.join(d, "p.html"), encoding="utf-8") as f:
+                text = f.read()
+        self.assertTrue(text.startswith("<!doctype html>"))
+        self.assertIn('sentence="to fd"', text)
+        self.assertTrue(text.endswith("</html>\n<!-- the caller's own -->\n"))
 
 
 if __name__ == "__main__":
