@@ -167,6 +167,30 @@ def _text(owner, name, value, given=None):
     return value
 
 
+# A URL's scheme is what comes before the first ":" when no "/", "?" or "#" comes first.
+_SCHEME_END = re.compile(r"[^:/?#]*")
+# Before reading a scheme, a browser drops C0 controls and spaces at either end, and tabs and
+# newlines anywhere: " jav\tascript:" is javascript:. Dropped here: those, every other control
+# and every Unicode space, anywhere; a check that finds a scheme a browser would not only refuses more.
+_DROPPED = re.compile(r"[\x00-\x20\x7f\s]+")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")  # ASCII only, as a browser's
+
+
+def is_web_url(text):
+    """True for an http(s) URL or one relative to the page (a path, "?query", "#fragment", or
+    "//host/path", which takes the page's own scheme); False for any other scheme (javascript:,
+    data:, vbscript:, file:, ...), in any case, however spaced out with controls or tabs."""
+    head = _SCHEME_END.match(text).group()
+    if not text.startswith(":", len(head)):
+        return True  # no scheme: relative to the page
+    head = _DROPPED.sub("", head)
+    if not head.isprintable():
+        return False  # an invisible character (U+200B, U+FEFF) that could hide a scheme from this check
+    if not _SCHEME.fullmatch(head):
+        return True  # "é:x", "./a:b": a path a browser reads as relative
+    return head.lower() in ("http", "https")
+
+
 def file_to_write(owner, name, value):
     """A path (str, bytes, os.PathLike) or a file descriptor (an int) to write to; raises
     SettingError. A bool is no descriptor, though Python would take True as 1 (stdout)."""
@@ -234,7 +258,13 @@ def attribute_value(owner, name, row, value):
     kind = row["kind"]
     given, value = value, _plain(value)
     if kind in ("text", "string"):
-        return _text(owner, name, value, given)
+        text = _text(owner, name, value, given)
+        # share-url and script-url become a link, an <iframe>'s src and a <script>'s src:
+        # a javascript: or data: URL there would run what the page's author never wrote.
+        if row["attribute"].endswith("-url") and not is_web_url(text):
+            raise SettingError(
+                f"{owner} setting {name} must be an http(s) URL or one relative to the page, not {_shown(text)}")
+        return text
     if kind in ("bool", "flag"):
         if not _is_bool(value):
             raise SettingError(f"{owner} setting {name} must be True or False, not {_given(value, given)}")

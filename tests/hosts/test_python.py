@@ -301,5 +301,49 @@ class HostileValues(unittest.TestCase):
         self.assertTrue(text.endswith("</html>\n<!-- the caller's own -->\n"))
 
 
+URLS_TAKEN = [
+    "https://x/y", "http://example.org/p?q=1#h", "HTTPS://X/", "HtTp://x", "  https://x/  ", "\x01https://x",
+    "ht\ttps://x/",  # a browser removes the tab: https
+    "/p/", "./a.js", "../up/a.js", "a.js", "?q", "#h", "//host/p", "\\\\host\\p", "", " ",
+    "a.js?next=javascript:alert(1)", "p/javascript:alert(1)", "#javascript:alert(1)", "./javascript:alert(1)",
+    "\u00e9javascript:x",  # no scheme starts with a letter outside ASCII: a relative path
+]
+URLS_REFUSED = [
+    "javascript:alert(1)", "JavaScript:alert(1)", "JAVASCRIPT:alert(1)", " jav\tascript:alert(1)",
+    "\njavascript:alert(1)", "java\nscript:alert(1)", "java\rscript:alert(1)", "\x00javascript:alert(1)",
+    "\x01\x02 \x1f javascript:alert(1)", "javascript\t:alert(1)", "\ufeffjavascript:alert(1)", "\u200bjavascript:alert(1)",
+    "\u00a0javascript:alert(1)", "\u2028javascript:alert(1)", "java\u200bscript:alert(1)",
+    "data:text/html,<script>alert(1)</script>", "DATA:,x", "vbscript:msgbox(1)", "VBScript:msgbox(1)",
+    "file:///etc/passwd", "FILE://c:/x", "ftp://x/", "blob:https://x/1", "mailto:a@b", "ws://x", "c:/x", "C:\\x",
+    "x-y+z.w:1", "https+x://y", "httpss://x", "localhost:8080/p",
+]
+
+
+class Urls(unittest.TestCase):
+    """share_url and script_url: an http(s) address or one relative to the page, read as a browser reads it."""
+
+    def test_the_url_function(self):
+        for text in URLS_TAKEN:
+            with self.subTest(text=text):
+                self.assertTrue(_settings.is_web_url(text))
+        for text in URLS_REFUSED:
+            with self.subTest(text=text):
+                self.assertFalse(_settings.is_web_url(text))
+
+    def test_url_settings(self):
+        for name in ("share_url", "script_url"):
+            for text in URLS_TAKEN:
+                with self.subTest(name=name, text=text):
+                    self.assertEqual(ap.Playground(**{name: text}).attributes[name.replace("_", "-")], text)
+            for text in URLS_REFUSED:
+                with self.subTest(name=name, text=text):
+                    with self.assertRaisesRegex(ap.SettingError, f"setting {name} (must be an http|holds a NUL)"):
+                        ap.Playground(**{name: text})
+            with self.assertRaisesRegex(ap.SettingError, name):
+                ap.Playground(**{name: "javascript:" + "x" * 50_000_000})
+            with self.assertRaisesRegex(ap.SettingError, name):
+                ap.Playground(**{name: 5})
+
+
 if __name__ == "__main__":
     unittest.main()
