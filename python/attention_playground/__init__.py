@@ -146,4 +146,4 @@ def script():
 def settings(element="attention-playground"):
     """The settings an element takes: {python name: {"attribute", "kind", "options", "min", "max",
     "default", "help"}} (from the element's own table, as built)."""
-    return {name: dict(row) for name, row in _settings.tables()[element].items()}
+    return {name: dict(row) for name, row in _settings.table("settings()", "element", element).items()}

@@ -207,8 +207,13 @@ def file_to_write(owner, name, value):
     if not isinstance(path, (str, bytes)):
         raise SettingError(f"{owner} setting {name} must be a path (str, bytes or os.PathLike) or an open file "
                            f"descriptor (int), not {_given(value)}")
-    if not path or ("\0" if isinstance(path, str) else b"\0") in path:
-        raise SettingError(f"{owner} setting {name} must name a file: {_shown(path)} is empty or holds a NUL character")
+    try:
+        named = os.fsencode(path)  # a str as the file system gets it: "\ud800" has no bytes
+    except UnicodeError:
+        named = b""
+    if not named or b"\0" in named:
+        raise SettingError(f"{owner} setting {name} must name a file: {_shown(path)} is empty, holds a NUL "
+                           "character or has no bytes in the file system's encoding")
     return path
 
 
@@ -247,6 +252,13 @@ def _numbers(owner, name, value, depth):
         if len(r) != len(rows[0]):
             fail(f"{name}[{i}] has {len(r)} number{'s' if len(r) != 1 else ''} and {name}[0] has {len(rows[0])}")
     return rows
+
+
+def table(owner, name, tag):
+    """{python name: row} of the element `tag`; raises SettingError for a tag that is none."""
+    if not isinstance(tag, str) or tag not in tables():
+        raise SettingError(f"{owner} setting {name} must be one of {', '.join(map(repr, tables()))}, not {_given(tag)}")
+    return tables()[tag]
 
 
 def attribute_value(owner, name, row, value):

@@ -285,6 +285,13 @@ class HostileValues(unittest.TestCase):
         self.refused("path", make=p.save, path=-1)
         self.refused("path", make=p.save, path="a\0b.html")
         self.refused("path", make=p.save, path=["p.html"])
+        self.refused("path", make=p.save, path="\ud800.html")  # no bytes in the file system's encoding
+
+    def test_settings_of_an_element_that_is_none(self):
+        self.assertIn("temperature", ap.settings())
+        self.assertIn("learning_rate", ap.settings("attention-trainer"))
+        self.refused("element", make=ap.settings, element="attention-nothing")
+        self.refused("element", make=ap.settings, element=["attention-trainer"])
 
     def test_save_to_a_file_descriptor_leaves_it_open(self):
         with tempfile.TemporaryDirectory() as d:
