@@ -12,6 +12,8 @@ notebook holds one copy, and it still works saved, exported with `jupyter nbconv
 and opened from disk, with no server and nothing fetched from anywhere.
 """
 
+import errno
+
 from . import _markup, _settings
 from ._settings import SettingError
 
@@ -100,7 +102,15 @@ class _Element:
         title = _settings._text(owner, "title", _settings._plain(title), title)
         text = _markup.page(title, self.tag_html() + "\n" + _markup.module_script(_bundle()))
         # A descriptor stays the caller's: written through, not closed.
-        with open(file, "w", encoding="utf-8", closefd=not isinstance(file, int)) as f:
+        try:
+            f = open(file, "w", encoding="utf-8", closefd=not isinstance(file, int))
+        except OSError as e:
+            if e.errno != errno.ENAMETOOLONG:
+                raise  # the file system's answer (no such folder, no permission) as it gave it
+            # Its message would hold the whole name again.
+            raise SettingError(f"{owner} setting path is a name longer than the file system takes: "
+                               f"{_settings._shown(path)}") from None
+        with f:
             f.write(text)
         return path
 

@@ -286,6 +286,10 @@ class HostileValues(unittest.TestCase):
         self.refused("path", make=p.save, path="a\0b.html")
         self.refused("path", make=p.save, path=["p.html"])
         self.refused("path", make=p.save, path="\ud800.html")  # no bytes in the file system's encoding
+        with tempfile.TemporaryDirectory() as d:
+            self.refused("path", make=p.save, path=os.path.join(d, "x" * 50_000_000))
+            with self.assertRaises(FileNotFoundError):  # the file system's own answer
+                p.save(os.path.join(d, "no such folder", "p.html"))
 
     def test_settings_of_an_element_that_is_none(self):
         self.assertIn("temperature", ap.settings())
