@@ -69,7 +69,7 @@ test('MHA against GQA against MQA: three sides from the same X and weights; the 
   for (const [k, trace] of [[1, mha], [2, gqa], [3, mqa]]) {
     for (let h = 0; h < 4; h++) assert.deepEqual(await cells(page, 'weights', h, side(k)), trace.weights[h], `side ${k}, head ${h + 1}`);
   }
-  // GQA's heads 1 and 3 keep their key/value heads (to rounding); heads 2 and 4 do not.
+  // GQA's heads 0 and 2 keep their key/value heads (to rounding); heads 1 and 3 do not.
   const differences = `${compare} .card.diff:first-child`;
   for (const [h, kept] of [[0, true], [1, false], [2, true], [3, false]]) {
     const delta = await cells(page, 'difference', h, differences);

@@ -205,14 +205,14 @@ test('exports hold the numbers on screen', async () => {
   await ready(page);
   const spec = await specOf(page);
   const trace = core.run(spec);
-  const weights = page.locator('.matrix').filter({ has: page.locator('ap-heatmap[key="weights"]') }).nth(1);  // head 2
+  const weights = page.locator('.matrix').filter({ has: page.locator('ap-heatmap[key="weights"]') }).nth(1);  // head 1
   await weights.locator('summary').click();
   const save = async (format) => {
     const [d] = await Promise.all([page.waitForEvent('download'), weights.locator(`button[data-format="${format}"]`).click()]);
     return { name: d.suggestedFilename(), body: readFileSync(await d.path()) };
   };
   const csv = await save('csv');
-  assert.equal(csv.name, 'weights_head_2.csv');
+  assert.equal(csv.name, 'weights_head_1.csv');
   const lines = csv.body.toString().trim().split('\n');
   assert.equal(lines[0], '"","export","these","numbers"');  // labels are quoted text
   assert.deepEqual(lines.slice(1).map((l) => l.split(',').slice(1).map(Number)), trace.weights[1]);
@@ -224,18 +224,21 @@ test('exports hold the numbers on screen', async () => {
   for (const v of trace.weights[1].flat()) assert.ok(svg.includes(`<title>${v}</title>`));
   const png = (await save('png')).body;
   assert.deepEqual([...png.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10]);
-  // drawn at twice the SVG's size, each cell in the colour the SVG gives it
+  // wide enough for a full-HD slide (the SVG is a few hundred pixels across), at least twice the
+  // screen's pixels, the SVG's proportions kept, each cell in the colour the SVG gives it
   const [width, height] = [Number(svg.match(/width="(\d+)"/)[1]), Number(svg.match(/height="(\d+)"/)[1])];
-  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [2 * width, 2 * height]);
+  const k = png.readUInt32BE(16) / width;
+  assert.ok(k >= 2 && png.readUInt32BE(16) >= Math.min(1900, 8 * width), `${png.readUInt32BE(16)} x ${png.readUInt32BE(20)} for ${width} x ${height}`);
+  assert.ok(Math.abs(png.readUInt32BE(20) - k * height) <= 1);
   const rects = [...svg.matchAll(/<rect x="(\d+)" y="(\d+)"[^>]*fill="rgb\((\d+) (\d+) (\d+)\)"/g)].map((m) => m.slice(1).map(Number));
-  const pixels = await page.evaluate(async ({ data, at }) => {
+  const pixels = await page.evaluate(async ({ data, at, k }) => {
     const img = new Image();
     img.src = `data:image/png;base64,${data}`;
     await img.decode();
     const g = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height }).getContext('2d');
     g.drawImage(img, 0, 0);
-    return at.map(([x, y]) => [...g.getImageData(2 * x + 3, 2 * y + 3, 1, 1).data.slice(0, 3)]);
-  }, { data: png.toString('base64'), at: rects.map(([x, y]) => [x, y]) });
+    return at.map(([x, y]) => [...g.getImageData(Math.round(k * (x + 2)), Math.round(k * (y + 2)), 1, 1).data.slice(0, 3)]);
+  }, { data: png.toString('base64'), at: rects.map(([x, y]) => [x, y]), k });
   assert.deepEqual(pixels, rects.map((r) => r.slice(2)));
   await weights.locator('button[data-format="numpy"]').click();
   assert.equal(await page.locator('textarea.numpy').inputValue(), core.numpy(spec));

@@ -15,7 +15,7 @@ async function source(path) {
   return import(`data:text/javascript;charset=utf-8,${encodeURIComponent(`${js}\n// copy ${++copies}`)}`);
 }
 
-const { htmlAttribute, xmlText, xmlChars, csvText } = await source('ui/escape.ts');
+const { htmlAttribute, xmlText, xmlChars, csvText, httpURL } = await source('ui/escape.ts');
 const { readMatrix } = await source('state/matrix.ts');
 
 const HOSTILE = [`"'><script>alert(document.domain)</script><x y='"`, `4' onmouseover='alert(1)`, `" onerror="x`, '&amp;&lt;', '</textarea>'];
@@ -29,6 +29,21 @@ test('an HTML attribute value can neither close its quotes nor open a tag, and r
     assert.equal(decode(out), value);
   }
   assert.equal(htmlAttribute('plain text 42'), 'plain text 42');
+});
+
+test('a URL handed out in a snippet is http(s) or relative, never another scheme', () => {
+  const base = 'https://blog.example/posts/one.html';
+  const fine = {
+    'https://x.example/y': 'https://x.example/y', 'http://x.example/': 'http://x.example/', 'HTTPS://X.example/a': 'https://x.example/a',
+    '/p/': 'https://blog.example/p/', './a.js': 'https://blog.example/posts/a.js', 'a.js': 'https://blog.example/posts/a.js',
+    '?q=1': 'https://blog.example/posts/one.html?q=1', '#h': 'https://blog.example/posts/one.html#h',
+    '//cdn.example/p.js': 'https://cdn.example/p.js', '  https://x.example/ ': 'https://x.example/',
+  };
+  for (const [text, url] of Object.entries(fine)) assert.equal(httpURL(text, base), url, text);
+  const hostile = ['javascript:alert(1)', 'JavaScript:alert(1)', ' jav\tascript:alert(1)', '\u0001javascript:alert(1)', 'java\nscript:x',
+    'data:text/javascript,alert(1)', 'DATA:text/html,<script>x</script>', 'vbscript:msgbox', 'file:///etc/passwd', 'blob:https://x/1',
+    'ftp://x.example/', 'mailto:a@b', 'javascript://%0aalert(1)', '\u0000javascript:x'];
+  for (const text of hostile) assert.equal(httpURL(text, base), null, JSON.stringify(text));
 });
 
 test('XML text escapes markup and replaces what XML cannot hold with U+FFFD', () => {

@@ -144,9 +144,11 @@ test('a matrix of the wrong shape shows the core\'s message beside it, and the v
     assert.deepEqual(await cells(page, 'weights'), expected.weights[0], key);
     assert.deepEqual(await cells(page, key), expected[key], key);
     assert.equal(await page.locator('.views .stale').count(), 0);
-    // resetting the matrix clears the message
-    await page.click(`text=reset ${key} to the seed`);
-    await page.waitForFunction(() => !document.querySelector('attention-playground').shadowRoot.querySelector('.matrix .message'));
+    // the refused matrix is not kept: not in the spec, not in the link, no reset to offer
+    assert.equal((await specOf(page))[key], undefined);
+    assert.match(await beside.innerText(), /Yours was not kept/);
+    assert.equal(await page.locator(`text=reset ${key} to the seed`).count(), 0);
+    await page.waitForFunction((k) => !new URLSearchParams(location.hash.slice(1)).has(k), key);
   }
   // an element that does not show the refused matrix says it above its views
   pages['/shape.html'] = page1(`<attention-playground id="s" view="weights" controls="none" w-q="[[1]]"></attention-playground>`);

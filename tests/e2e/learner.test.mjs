@@ -49,7 +49,7 @@ test('view="flow" follows token 2 from its query to its output, with the trace\'
   assert.deepEqual(flow.weights, trace.weights[0][2]);
   assert.ok(near(flow.weights.reduce((a, b) => a + b), 1), 'a softmax row adds up to 1');
   assert.deepEqual(flow.output, trace.heads[0][2]);
-  assert.deepEqual(flow.query, trace.Q[2].slice(0, 4));  // head 1: Q's first d_k = 4 columns
+  assert.deepEqual(flow.query, trace.Q[2].slice(0, 4));  // head 0: Q's first d_k = 4 columns
   assert.deepEqual(trace.weights, core.run(trace.spec).weights);
   // per head
   await page.click('#f ap-flow button.head[data-head="1"]');
@@ -190,7 +190,7 @@ test('a clicked weight lights up its row of Q and row of K in place, and the pan
   const page = await env.page({ viewport: { width: 1280, height: 900 } });
   await page.goto(env.base + '#sentence=the+cat+sat+on+the+mat&heads=2&d_model=8');
   await ready(page);
-  const cell = page.locator('ap-heatmap[key="weights"]').nth(1).locator('td[data-row="2"][data-col="4"]');  // head 2
+  const cell = page.locator('ap-heatmap[key="weights"]').nth(1).locator('td[data-row="2"][data-col="4"]');  // head 1
   await drawn(page.locator('ap-heatmap[key="weights"]').nth(1));
   await cell.click();
   await page.locator('.derivation ap-derivation h3').waitFor();
@@ -205,12 +205,12 @@ test('a clicked weight lights up its row of Q and row of K in place, and the pan
     return [...el.shadowRoot.querySelectorAll('td.lit')].map((td) => [Number(td.dataset.row), Number(td.dataset.col)]);
   });
   const block = (row, cols) => cols.map((c) => [row, c]);
-  assert.deepEqual(await lit('Q'), block(2, [4, 5, 6, 7]));      // head 2: columns 4 to 7
+  assert.deepEqual(await lit('Q'), block(2, [4, 5, 6, 7]));      // head 1: columns 4 to 7
   assert.deepEqual(await lit('K'), block(4, [4, 5, 6, 7]));
   assert.deepEqual(await lit('scores', 1), block(2, [0, 1, 2, 3, 4, 5]));  // the softmax reads the whole row
   assert.deepEqual(await lit('scores', 0), []);
   assert.deepEqual(await lit('V'), []);
-  assert.match(await page.locator('ap-derivation h3').innerText(), /“sat” → “the” \(row 2, column 4\), head 2/);
+  assert.match(await page.locator('ap-derivation h3').innerText(), /“sat” → “the” \(row 2, column 4\), head 1/);
   // an output cell is named by the header above it, counted from 0 as the headers are
   const out = page.locator('ap-heatmap[key="output"] td[data-row="3"][data-col="2"]');
   await drawn(page.locator('ap-heatmap[key="output"]'));

@@ -67,7 +67,7 @@ test('Llama-style layer: RoPE and 2 key/value heads for 8 query heads, as the co
   await done(page);
 });
 
-test('Multi-query: every query head reads key/value head 1', async () => {
+test('Multi-query: every query head reads key/value head 0', async () => {
   const page = await preset('mqa');
   const { spec, trace, expected } = await settled(page);
   assert.equal(spec.kv_heads, 1);
@@ -224,7 +224,7 @@ test('the derivation of a RoPE score shows the turned q and k, the numbers of Q_
   assert.deepEqual(await titles('q:not(.rotated)'), expected.Q[row].slice(head * dk, (head + 1) * dk).map(full));
   const text = await panel.evaluate((el) => el.shadowRoot.textContent.replace(/\s+/g, ' '));
   assert.match(text, /q′ · k′ =/);
-  assert.match(text, /key\/value head 2/);
+  assert.match(text, /key\/value head 1/);
   const d = core.derive({ spec, matrix: 'scores', head, row, col });
   assert.ok(await panel.evaluate((el, v) => [...el.shadowRoot.querySelectorAll('.result[title], .result [title]')].some((s) => s.title === v), full(d.score.value)));
   await done(page);

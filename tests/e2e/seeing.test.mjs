@@ -237,7 +237,7 @@ const textsOf = (page, svg) => page.evaluate((text) => {
 
 test('export: the weights of "The FBI is chasing the thief" as SVG have a title, a legend and every label inside the picture', async () => {
   const page = await open('#sentence=The+FBI+is+chasing+the+thief&heads=2&d_model=8');
-  const weights = page.locator('.matrix').filter({ has: page.locator('ap-heatmap[key="weights"]') }).nth(1);  // head 2
+  const weights = page.locator('.matrix').filter({ has: page.locator('ap-heatmap[key="weights"]') }).nth(1);  // head 1
   await weights.locator('summary').click();
   const save = async (format) => {
     const [d] = await Promise.all([page.waitForEvent('download'), weights.locator(`button[data-format="${format}"]`).click()]);
@@ -246,7 +246,7 @@ test('export: the weights of "The FBI is chasing the thief" as SVG have a title,
   const svg = (await save('svg')).toString();
   assert.match(svg, /<g class="legend"/);
   const drawnSVG = await textsOf(page, svg);
-  assert.equal(drawnSVG[0].text, 'weights · head 2');
+  assert.equal(drawnSVG[0].text, 'weights · head 1');
   const thief = drawnSVG.filter((t) => t.text === 'thief');
   assert.equal(thief.length, 2);  // its column and its row
   assert.deepEqual(drawnSVG.filter((t) => !t.inside), [], 'every text is inside the picture');
@@ -262,7 +262,7 @@ test('export: the weights of "The FBI is chasing the thief" as SVG have a title,
   const [d] = await Promise.all([page.waitForEvent('download'), arcs.locator('button[data-format="svg"]').click()]);
   const arcsSVG = readFileSync(await d.path(), 'utf8');
   const arcsTexts = await textsOf(page, arcsSVG);
-  assert.deepEqual(arcsTexts.slice(0, 4).map((t) => t.text), ['attention arcs, heads 1 to 2', 'line width and strength: weight ÷ the largest of its row', 'head 1', 'head 2']);
+  assert.deepEqual(arcsTexts.slice(0, 4).map((t) => t.text), ['attention arcs, heads 0 to 1', 'line width and strength: weight ÷ the largest of its row', 'head 0', 'head 1']);
   assert.deepEqual(arcsTexts.filter((t) => !t.inside), [], 'every text is inside the picture');
   await done(page);
 });

@@ -12,7 +12,7 @@ import { PACKED, lazyRows } from './packed.js';
 // matrix keeps a copy of its own numbers. One copy of the whole buffer per keystroke cost more
 // than the run at 128 tokens (Chromium maps a fresh buffer over 1 MB and faults in every page);
 // a matrix's own is smaller, and the small ones are built into rows at once.
-const LAZY_CELLS = 16384;
+const LAZY_CELLS = 16384, LAZY_LIST = 16;
 
 export function unpack({ skeleton, numbers }, { own = false } = {}) {
   const row = (src, at, n) => {
@@ -28,7 +28,10 @@ export function unpack({ skeleton, numbers }, { own = false } = {}) {
     return out;
   };
   const walk = (v) => {
-    if (Array.isArray(v)) return v.map(walk);
+    // A long list of entries (decode's steps, the online softmax's blocks: at 512 tokens
+    // thousands, each with its matrices) is built an entry at a time, as a stepper reads it.
+    if (Array.isArray(v)) return v.length > LAZY_LIST && typeof v[0] === 'object' && v[0] !== null && !('@' in v[0])
+      ? lazyRows(v.length, (i) => walk(v[i])) : v.map(walk);
     if (v === null || typeof v !== 'object') return v;
     if ('@' in v) {
       const [rows, cols] = v.shape;

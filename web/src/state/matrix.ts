@@ -37,6 +37,6 @@ export function readMatrix(name: string, text: string, vector: boolean): Read {
   if (!rows.every((row) => row.every(Number.isFinite))) return { problem: `${name} holds a number too large to compute with` };
   const width = rows[0].length;
   const ragged = rows.findIndex((row) => row.length !== width);
-  if (ragged >= 0) return { problem: `${name}: row ${ragged + 1} has ${rows[ragged].length} numbers, row 1 has ${width}` };
+  if (ragged >= 0) return { problem: `${name}: row ${ragged} has ${rows[ragged].length} numbers, row 0 has ${width}` };
   return { value: value as number[][] | number[] };
 }

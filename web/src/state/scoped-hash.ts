@@ -1,7 +1,8 @@
 // A link to one element among several on someone else's page (a blog post with three
 // playgrounds): its settings go in the page's URL hash under the element's own name
 // (`#seed004.sentence=...&seed004.seed=3`), so the element reads back its own numbers and leaves
-// the others, and the page's own URL, alone.
+// the others, and the page's own URL, alone. A setting's name has no dot, so `a.b.sentence` is
+// the sentence of the element named `a.b`, never a setting `b.sentence` of the element `a`.
 
 /** The hash (no '#') of `hash` (as toHash writes it) under `scope`. */
 export function scopedHash(scope: string, hash: string): string {
@@ -9,6 +10,12 @@ export function scopedHash(scope: string, hash: string): string {
   for (const [k, v] of new URLSearchParams(hash)) out.append(`${scope}.${k}`, v);
   return out.toString();
 }
+
+/** The setting a hash key names under `scope`, or null when the key is not the scope's. */
+const settingOf = (scope: string, key: string) => {
+  const rest = key.startsWith(`${scope}.`) ? key.slice(scope.length + 1) : null;
+  return rest && !rest.includes('.') ? rest : null;
+};
 
 /** The part of a URL hash under `scope`, as an unscoped hash ('' when there is none). */
 export function unscopedHash(scope: string, hash: string): string {
@@ -18,8 +25,31 @@ export function unscopedHash(scope: string, hash: string): string {
   } catch {
     return '';
   }
-  const prefix = `${scope}.`;
   const out = new URLSearchParams();
-  for (const [k, v] of params) if (k.startsWith(prefix)) out.append(k.slice(prefix.length), v);
+  for (const [k, v] of params) {
+    const setting = settingOf(scope, k);
+    if (setting) out.append(setting, v);
+  }
   return out.toString();
+}
+
+/** The page's hash (`#/3` of a slide deck, other elements' settings) with `scope`'s part
+ *  replaced by `hash`: what is not this element's stays as it was, in its place. A route that
+ *  reads its hash as a path (reveal.js: `#/3/1`) is kept whole and closed by a `/`, so that the
+ *  settings after it read as an empty part of the path. */
+export function withScope(current: string, scope: string, hash: string): string {
+  const parts = current.replace(/^#/, '').split('&').filter((p) => p !== '' && !settingOf(scope, decodeKey(p)));
+  const mine = scopedHash(scope, hash);
+  if (!mine) return parts.join('&');
+  const route = parts[0]?.startsWith('/') ? parts.shift()!.replace(/\/?$/, '/') : '';
+  return [route, ...parts, mine].filter(Boolean).join('&');
+}
+
+/** The key of one `key=value` part of a hash, as URLSearchParams reads it. */
+function decodeKey(part: string): string {
+  try {
+    return decodeURIComponent(part.split('=')[0].replace(/\+/g, ' '));
+  } catch {
+    return part;
+  }
 }

@@ -141,13 +141,17 @@ export function toSpec(state: State, overrides: Partial<Spec> = {}): Spec {
   return spec as Spec;
 }
 
-/** The state as a URL hash: only what differs from the defaults. */
-export function toHash(state: State, overrides: Partial<Spec> = {}, table: SettingDef[] = SETTINGS): string {
+/** The state as a URL hash: only what differs from `base` (the defaults, or the reading of an
+ *  element's attributes that a scoped link is read over). */
+export function toHash(state: State, overrides: Partial<Spec> = {}, table: SettingDef[] = SETTINGS, base?: Reading): string {
   const params = new URLSearchParams();
   for (const def of table) {
-    if (state[def.key] !== def.fallback) params.set(def.key, String(state[def.key]));
+    if (state[def.key] !== (base ? base.state[def.key] : def.fallback)) params.set(def.key, String(state[def.key]));
   }
-  for (const [k, v] of Object.entries(overrides)) params.set(k, JSON.stringify(v));
+  for (const [k, v] of Object.entries(overrides)) {
+    const text = JSON.stringify(v);
+    if (!base || JSON.stringify((base.overrides as Record<string, unknown>)[k]) !== text) params.set(k, text);
+  }
   return params.toString();
 }
 

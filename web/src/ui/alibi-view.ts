@@ -10,7 +10,7 @@ export function alibiSlopes(t: Trace, draw: DrawHeatmap) {
   const slopes = t.alibi_slopes as number[];
   const heads = slopes.length;
   return draw('alibi_slopes', [slopes], {
-    rows: ['m_h'], cols: slopes.map((_, h) => `head ${h + 1}`), label: 'alibi_slopes', scale: diverging(extent(slopes)),
+    rows: ['m_h'], cols: slopes.map((_, h) => `head ${h}`), label: 'alibi_slopes', scale: diverging(extent(slopes)),
     caption: heads & (heads - 1) ? 'the ALiBi paper’s slopes for a head count that is not a power of two' : `2^(−8h/${heads}), h = 1 … ${heads}: from steep to gentle`,
   });
 }
@@ -21,7 +21,7 @@ export function alibiBias(t: Trace, draw: DrawHeatmap) {
   const tokens = t.tokens as string[];
   const scale = diverging(extent(bias));
   return html`${bias.map((b, h) => draw('bias', b, {
-    head: h, cols: tokens, scale, masked: t.mask, label: bias.length > 1 ? `bias · head ${h + 1}` : 'bias',
+    head: h, cols: tokens, scale, masked: t.mask, label: bias.length > 1 ? `bias · head ${h}` : 'bias',
     caption: `−${full(slopes[h])} × |i − j|`,
   }))}`;
 }

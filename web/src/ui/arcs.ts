@@ -68,7 +68,7 @@ export class Arcs extends DeferredElement {
           const a = w[i][j], look = stroke(a, most, heads.length);
           lines.push(svg`<line x1=${left + 6} y1=${y(i) - 4} x2=${right - 6} y2=${y(j) - 4}
             stroke=${PALETTE[h % PALETTE.length]} stroke-width=${look.width} stroke-opacity=${look.opacity} stroke-linecap="round">
-            <title>${this.tokens[i]} → ${this.tokens[j]}: ${short(a)} (head ${h + 1})</title></line>`);
+            <title>${this.tokens[i]} → ${this.tokens[j]}: ${short(a)} (head ${h})</title></line>`);
         }
       }
     }
@@ -76,7 +76,7 @@ export class Arcs extends DeferredElement {
     const key = keyRows ? svg`<g class="heads">${heads.map((h, k) => {
       const x = 4 + (k % perLine) * KEY_WIDTH, ky = 12 + Math.floor(k / perLine) * KEY_ROW;
       return svg`<line x1=${x} x2=${x + 18} y1=${ky - 4} y2=${ky - 4} stroke=${PALETTE[h % PALETTE.length]} stroke-width="4" stroke-linecap="round"></line>
-        <text class="key" x=${x + 24} y=${ky} font-size="11">${`head ${h + 1}`}</text>`;
+        <text class="key" x=${x + 24} y=${ky} font-size="11">${`head ${h}`}</text>`;
     })}</g>` : nothing;
     const label = (i: number, x: number, anchor: string, side: string) => svg`<text x=${x} y=${y(i)} text-anchor=${anchor}
       class=${this.active === i ? 'on' : ''} tabindex="0" role="button" aria-label="${side} ${this.tokens[i]}: show where it attends"

@@ -66,7 +66,7 @@ function kvDifference(traces: Trace[], labels: string[]): TemplateResult[] {
       <h2>What changed: weights of ${labels[k + 1]} minus weights of ${labels[0]}</h2>
       <p class="summary" data-summary>${kept.length ? `Head${kept.length > 1 ? 's' : ''} ${kept.join(', ')} kept ${kept.length > 1 ? 'their' : 'its'} key/value head: no change but rounding (${short(Math.max(...kept.map((h) => sizes[h - 1])))}, the last bits of a double). ` : ''}The others now read their group's keys:
         the largest change is ${short(largest)}. The colours are centred on 0: the middle of the scale is no change.</p>
-      <div class="matrices">${deltas.map((d, h) => html`<ap-heatmap key="difference" .head=${h} label="Δ weights, head ${h + 1}"
+      <div class="matrices">${deltas.map((d, h) => html`<ap-heatmap key="difference" .head=${h} label="Δ weights, head ${h}"
         .matrix=${d} .rows=${tokens} .cols=${tokens} .scale=${diverging(largest)}></ap-heatmap>`)}</div>
     </div>`;
   });
@@ -83,7 +83,7 @@ export const onlineHead = (t: Trace, h: number): Matrix => {
 };
 
 const columns = (m: Matrix) => (m[0] ?? []).map((_, j) => String(j));
-const headLabel = (t: Trace, name: string, h: number) => (t.heads.length > 1 ? `${name}, head ${h + 1}` : name);
+const headLabel = (t: Trace, name: string, h: number) => (t.heads.length > 1 ? `${name}, head ${h}` : name);
 
 function onlineSide(t: Trace, label: string, k: number): TemplateResult {
   const tokens = t.tokens as string[];

@@ -135,7 +135,7 @@ export class AttentionCompare extends TableElement {
     return html`<div class="card" data-side=${label}>
       <h2>${label}</h2>
       <div class="matrices">
-        ${trace.weights.map((w, h) => html`<ap-heatmap key="weights" .head=${h} label=${trace.weights.length > 1 ? `weights, head ${h + 1}` : 'weights'}
+        ${trace.weights.map((w, h) => html`<ap-heatmap key="weights" .head=${h} label=${trace.weights.length > 1 ? `weights, head ${h}` : 'weights'}
           .matrix=${w} .rows=${t} .cols=${t} .scale=${SEQUENTIAL} .masked=${trace.mask}></ap-heatmap>`)}
         <ap-heatmap key="output" label="output" .matrix=${trace.output} .rows=${t} .cols=${trace.output[0].map((_, j) => String(j))} .scale=${output}></ap-heatmap>
       </div>

@@ -60,13 +60,13 @@ export class CrossArcs extends DeferredElement {
           const look = stroke(w[i][j], most, heads);
           lines.push(svg`<line x1=${tx(i)} y1=${top + 6} x2=${sx(j)} y2=${bottom - 14}
             stroke=${PALETTE[h % PALETTE.length]} stroke-width=${look.width} stroke-opacity=${look.opacity} stroke-linecap="round">
-            <title>${this.tokens[i]} → ${this.sources[j]}: ${short(w[i][j])}${heads > 1 ? ` (head ${h + 1})` : ''}</title></line>`);
+            <title>${this.tokens[i]} → ${this.sources[j]}: ${short(w[i][j])}${heads > 1 ? ` (head ${h})` : ''}</title></line>`);
         }
       }
     }
     const key = heads > 1 ? svg`${Array.from({ length: heads }, (_, h) => svg`
       <line x1=${left + h * 70} x2=${left + h * 70 + 16} y1="10" y2="10" stroke=${PALETTE[h % PALETTE.length]} stroke-width="4" stroke-linecap="round"></line>
-      <text class="side" x=${left + h * 70 + 21} y="14">head ${h + 1}</text>`)}` : nothing;
+      <text class="side" x=${left + h * 70 + 21} y="14">head ${h}</text>`)}` : nothing;
     const label = (side: 'target' | 'source', at: number, x: number, y: number, word: string) => svg`<text x=${x} y=${y}
       class=${this.active?.side === side && this.active.at === at ? 'on' : ''} tabindex="0" role="button"
       aria-label="${side} ${word}: show its lines"

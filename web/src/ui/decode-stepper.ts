@@ -87,12 +87,12 @@ export class DecodeStepper extends LitElement {
     const tokens = t.tokens as string[];
     const seen = tokens.slice(0, step.t + 1);
     const kv = t.spec.kv_heads as number, dk = t.spec.d_k as number, dv = t.spec.d_v as number;
-    const colsOf = (width: number) => Array.from({ length: kv * width }, (_, j) => (kv > 1 ? `${Math.floor(j / width) + 1}.${j % width}` : String(j)));
+    const colsOf = (width: number) => Array.from({ length: kv * width }, (_, j) => (kv > 1 ? `${Math.floor(j / width)}.${j % width}` : String(j)));
     const visible = t.mask ? (t.mask as Matrix)[step.t].slice(0, step.t + 1) : undefined;
-    const heads = step.weights.map((_, h) => `head ${h + 1}`);
+    const heads = step.weights.map((_, h) => `head ${h}`);
     const full = (t.output as Matrix)[step.t];
     const gap = Math.max(...step.output.map((v, j) => Math.abs(v - full[j])));
-    const where = `position ${step.t + 1} of ${n}: “${tokens[step.t]}” is fed in; the cache holds ${step.t + 1} row${step.t ? 's' : ''}`;
+    const where = `position ${step.t} (of 0 to ${n - 1}): “${tokens[step.t]}” is fed in; the cache holds ${step.t + 1} row${step.t ? 's' : ''}`;
     const kvNote = kv > 1 ? `, columns g.j: key/value head g` : '';
     return html`
       ${stepperBar(s, 'Decoding steps', where)}

@@ -66,8 +66,8 @@ export class Derivation extends LitElement {
   /** Grouped-query attention: which key/value head this query head reads, and who shares it. */
   private shared(d: Json) {
     if (d.kv_head === undefined || new Set(this.group).size === this.group.length) return nothing;
-    const with_ = this.group.flatMap((g, h) => (g === d.kv_head && h !== d.head ? [h + 1] : []));
-    return html`<p class="hint">k and v come from key/value head ${d.kv_head + 1}${with_.length ? `, shared with query ${with_.length > 1 ? 'heads' : 'head'} ${with_.join(', ')}` : ''}.</p>`;
+    const with_ = this.group.flatMap((g, h) => (g === d.kv_head && h !== d.head ? [h] : []));
+    return html`<p class="hint">k and v come from key/value head ${d.kv_head}${with_.length ? `, shared with query ${with_.length > 1 ? 'heads' : 'head'} ${with_.join(', ')}` : ''}.</p>`;
   }
 
   private softmax(sm: Json, col: number) {
@@ -100,7 +100,7 @@ export class Derivation extends LitElement {
     if (d.error) return html`<p class="hint">${d.error.message}</p>`;
     const where = d.matrix === 'output'
       ? html`row ${d.row} “${d.query_token}”, column ${d.col}`
-      : html`“${d.query_token}” → “${d.key_token}” (row ${d.row}, column ${d.col})${d.head > 0 || d.matrix !== 'output' ? html`, head ${d.head + 1}` : nothing}`;
+      : html`“${d.query_token}” → “${d.key_token}” (row ${d.row}, column ${d.col})${d.head > 0 || d.matrix !== 'output' ? html`, head ${d.head}` : nothing}`;
     return html`<h3>${d.matrix} · ${where}</h3>
       ${d.matrix === 'output' ? nothing : this.shared(d)}
       ${d.rope && d.score?.terms ? this.rope(d) : nothing}

@@ -11,3 +11,6 @@ export function embeddingNote(spec: Spec): string {
   }
   return 'The words make no difference: each new word takes the seed’s next vector, in order of first appearance, so “the dog sat” gets exactly the numbers of “the cat sat”. Embeddings: per word gives every word a vector of its own.';
 }
+
+/** What the Embed step says X is when the learner typed or pasted it: not the seed's. */
+export const OWN_ROWS = 'X is yours: the rows you typed or pasted, one per token (a word you add later takes the seed’s row for it, and a note says so). “reset X to the seed” brings back the random vectors.';

@@ -35,3 +35,22 @@ export function csvText(text: string): string {
   const safe = FORMULA.test(text) ? `'${text}` : text;
   return `"${safe.replace(/"/g, '""')}"`;
 }
+
+// What a URL parser drops before it reads a scheme: leading and trailing C0 controls and spaces,
+// and tabs and newlines anywhere ("jav\tascript:" is javascript:).
+const URL_STRIPPED = /^[\u0000-\u0020]+|[\u0000-\u0020]+$|[\t\n\r]/g;
+
+/** `text` resolved against `base` when it is an http(s) or relative URL (a path, `?q`, `#h`,
+ *  `//host/p`), else null: a link or script address the page hands out in a snippet is never
+ *  javascript:, data: or any other scheme, which would run script where the snippet is pasted. */
+export function httpURL(text: string, base: string): string | null {
+  const bare = text.replace(URL_STRIPPED, '');
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(bare)?.[1].toLowerCase();
+  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return null;
+  try {
+    const url = new URL(bare, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}

@@ -30,10 +30,16 @@ const COL_LABEL = 10, ROW_LABEL = 12;
 // (at most 16,384 pixels a side, 128 MB) rather than not at all.
 const CANVAS_SIDE = 16_384, CANVAS_AREA = 8_192 * 4_096;
 
-/** The scale to draw a w x h picture at: `wanted`, or less when that would not fit a canvas. */
-export function canvasScale(w: number, h: number, wanted = 2): number {
+/** The scale to draw a w x h picture at: sharp on this screen (twice its pixel ratio) and wide
+ *  enough for a full-HD slide (a small weights map is a few hundred pixels across), or less
+ *  when that would not fit a canvas. */
+export function canvasScale(w: number, h: number, wanted = pictureScale(w)): number {
   return Math.min(wanted, CANVAS_SIDE / w, CANVAS_SIDE / h, Math.sqrt(CANVAS_AREA / (w * h)));
 }
+
+const SLIDE_WIDTH = 1920, MOST_SCALE = 8;
+const pictureScale = (w: number) =>
+  Math.max(2 * (globalThis.devicePixelRatio || 1), Math.min(MOST_SCALE, SLIDE_WIDTH / w));
 
 const colLabel = (d: MatrixData, j: number) => d.cols[j] ?? String(j);
 const rowLabel = (d: MatrixData, i: number) => d.rows[i] ?? String(i);

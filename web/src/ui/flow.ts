@@ -49,10 +49,11 @@ function vector(values: number[], m: number, scaled: number[] = values, label = 
 const largest = (xs: number[]) => xs.reduce((m, x) => (Number.isFinite(x) && Math.abs(x) > m ? Math.abs(x) : m), 0);
 
 export class Flow extends LitElement {
-  static properties = { trace: { attribute: false }, token: { type: Number }, head: { type: Number } };
+  static properties = { trace: { attribute: false }, token: { type: Number }, head: { type: Number }, eager: { type: Boolean } };
   trace: Json | null = null;
   token = 0;  // the token followed (its row), from 0
   head = 0;   // from 0
+  eager = false;  // drawn off screen too: the view is the whole embed, and its height must not jump as it is scrolled to
 
   private onScreen = false;
   private skipped = false;  // an update came while off screen
@@ -72,7 +73,7 @@ export class Flow extends LitElement {
   }
 
   protected shouldUpdate() {
-    const now = this.onScreen || !this.observer;
+    const now = this.eager || this.onScreen || !this.observer;
     this.skipped = !now;
     return now;
   }
@@ -176,7 +177,7 @@ export class Flow extends LitElement {
     // has its own (on theirs its bars would dwarf every share).
     const mV = largest(order.flatMap((j, k) => vRows[k].map((v) => weights[j] * v))), mOut = largest(out);
     // With fewer key/value heads than query heads, the keys and values are a shared head's.
-    const kvName = t.spec.kv_heads && t.spec.kv_heads < heads ? `key/value head ${group + 1}` : `head ${group + 1}`;
+    const kvName = t.spec.kv_heads && t.spec.kv_heads < heads ? `key/value head ${group}` : `head ${group}`;
     const qLabel = `${t.Q_rope ? 'Q_rope' : 'Q'}, row ${i}${heads > 1 ? `, columns ${h * dk} to ${(h + 1) * dk - 1}` : ''}`;
     const empty = (t.empty_rows as number[] | undefined)?.includes(i);
     const keyButton = (j: number) => html`<button class="chip" data-index=${j} ?disabled=${j >= n}
@@ -187,7 +188,7 @@ export class Flow extends LitElement {
         title="position ${k}" @click=${() => this.pick(k)}>${clip(tok, 14)}</button>`)}</div>`;
     const pickHead = heads > 1 ? html`<div class="row" role="group" aria-label="Head"><span class="what">Head</span>
       ${Array.from({ length: heads }, (_, k) => html`<button class="head" data-head=${k} aria-pressed=${k === h ? 'true' : 'false'}
-        @click=${() => (this.head = k)}>head ${k + 1}</button>`)}</div>` : nothing;
+        @click=${() => (this.head = k)}>head ${k}</button>`)}</div>` : nothing;
 
     const scoreRows = order.map((j): TemplateResult => {
       const seen = visible(j);
@@ -226,11 +227,11 @@ export class Flow extends LitElement {
 
       <h3><span class="k">3</span>Each value, at its weight, and their sum</h3>
       <p class="say">Each key’s value vector (V${heads > 1 ? `, ${kvName}’s columns` : ''}) is drawn shrunk by its weight; added up they give
-        the ${heads > 1 ? `head ${h + 1} output` : 'output'} row of “${tokens[i]}”${heads > 1 ? ', which the Concatenate step joins with the other heads' : ''}
+        the ${heads > 1 ? `head ${h} output` : 'output'} row of “${tokens[i]}”${heads > 1 ? ', which the Concatenate step joins with the other heads' : ''}
         (the keys’ bars share one scale; the sum is drawn on its own).</p>
       <div class="wide"><table class="values">
         <tbody>${valueRows}
-          <tr class="sum"><th scope="row">= ${heads > 1 ? `head ${h + 1}` : 'output'}</th><td></td>
+          <tr class="sum"><th scope="row">= ${heads > 1 ? `head ${h}` : 'output'}</th><td></td>
             <td class="out">${vector(out, mOut, out, `output row of ${tokens[i]}`)}</td></tr>
         </tbody>
       </table></div>

@@ -21,11 +21,11 @@ export function gqaDiagram(t: Trace) {
   };
   return html`<figure class="gqa">
     <svg viewBox="0 0 ${width} ${BOTTOM + 22}" width=${width} role="img"
-      aria-label=${`${heads} query heads share ${kv} key/value ${kv === 1 ? 'head' : 'heads'}: ${group.map((g, i) => `query head ${i + 1} reads key/value head ${g + 1}`).join(', ')}`}>
+      aria-label=${`${heads} query heads share ${kv} key/value ${kv === 1 ? 'head' : 'heads'}: ${group.map((g, i) => `query head ${i} reads key/value head ${g}`).join(', ')}`}>
       ${group.map((g, i) => svg`<line x1=${qx(i)} y1=${TOP + 9} x2=${kx(g)} y2=${BOTTOM - 11} class="link"></line>`)}
-      ${group.map((_, i) => svg`<g class="q"><circle cx=${qx(i)} cy=${TOP} r="11"></circle><text x=${qx(i)} y=${TOP + 4}>q${i + 1}</text></g>`)}
+      ${group.map((_, i) => svg`<g class="q"><circle cx=${qx(i)} cy=${TOP} r="11"></circle><text x=${qx(i)} y=${TOP + 4}>q${i}</text></g>`)}
       ${Array.from({ length: kv }, (_, g) => svg`<g class="kv"><rect x=${kx(g) - 17} y=${BOTTOM - 11} width="34" height="22" rx="5"></rect>
-        <text x=${kx(g)} y=${BOTTOM + 4}>kv${g + 1}</text></g>`)}
+        <text x=${kx(g)} y=${BOTTOM + 4}>kv${g}</text></g>`)}
     </svg>
     <figcaption>query heads (top) and the key/value head each reads (below): every ${heads / kv} query ${heads / kv === 1 ? 'head reads its own' : 'heads in a row share one'}</figcaption>
   </figure>`;

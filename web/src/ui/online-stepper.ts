@@ -12,24 +12,26 @@ type Matrix = number[][];
 export interface OnlineBlock { keys: [number, number]; m: Array<number | null>; l: number[]; rescale: number[]; o: Matrix }
 type Trace = Record<string, any>;
 
-/** One head's blocks with what is shown beside them: o / l, its difference from the head's
- *  output, and, per block, the largest difference over the rows that have seen a key. */
-interface Shown {
-  blocks: OnlineBlock[];
-  ratio: Matrix[];     // blocks x n x d_v (0 where a row has seen no key: drawn masked)
-  delta: Matrix[];     // blocks x n x d_v
-  seen: Matrix[];      // blocks x n x d_v: 1 where the row has seen a key, 0 where not
-  worst: number[];     // per block
-  scale: { o: Scale; ratio: Scale; delta: Scale };
+/** What one block shows beside its o: o / l, its difference from the head's output, and where
+ *  a row has seen a key (0: drawn masked), each n x d_v. */
+interface Shown { ratio: Matrix; delta: Matrix; seen: Matrix }
+
+function shownOf(b: OnlineBlock, head: Matrix): Shown {
+  const seen = b.o.map((row, i) => row.map(() => (b.m[i] === null ? 0 : 1)));
+  const ratio = b.o.map((row, i) => row.map((v) => (b.m[i] === null ? 0 : v / b.l[i])));
+  const delta = ratio.map((row, i) => row.map((v, j) => (seen[i][j] ? v - head[i][j] : 0)));
+  return { ratio, delta, seen };
 }
 
-function shownOf(blocks: OnlineBlock[], head: Matrix): Shown {
-  const seen = blocks.map((b) => b.o.map((row, i) => row.map(() => (b.m[i] === null ? 0 : 1))));
-  const ratio = blocks.map((b) => b.o.map((row, i) => row.map((v) => (b.m[i] === null ? 0 : v / b.l[i]))));
-  const delta = ratio.map((r, k) => r.map((row, i) => row.map((v, j) => (seen[k][i][j] ? v - head[i][j] : 0))));
-  const worst = delta.map((d) => extent(d));
-  return { blocks, ratio, delta, seen, worst,
-    scale: { o: diverging(extent(blocks.map((b) => b.o))), ratio: diverging(extent([ratio, head])), delta: diverging(Math.max(...worst)) } };
+/** The largest |o / l − head| of a block over the rows that have seen a key, read without
+ *  keeping any matrix. */
+function worstOf(b: OnlineBlock, head: Matrix): number {
+  let worst = 0;
+  b.o.forEach((row, i) => {
+    if (b.m[i] === null) return;
+    row.forEach((v, j) => { worst = Math.max(worst, Math.abs(v / b.l[i] - head[i][j])); });
+  });
+  return worst;
 }
 
 export class OnlineStepper extends LitElement {
@@ -38,7 +40,10 @@ export class OnlineStepper extends LitElement {
   trace: Trace | null = null;
   head = 0;
   stepper = new Stepper(this);
-  private memo: { trace: Trace; head: number; shown: Shown } | null = null;
+  // Per trace and head: the blocks' largest differences, each worked out when the stepper first
+  // reaches its block (at 512 tokens in blocks of one key a head has 512 blocks of n x d_v: built
+  // all at once they held the page for seconds), and the colour scales, from the last block.
+  private memo: { trace: Trace; head: number; worst: number[]; scale: { o: Scale; ratio: Scale; delta: Scale } } | null = null;
 
   /** The block on screen (0-based), for a page or a test to read. */
   get at() { return this.stepper.at; }
@@ -49,11 +54,16 @@ export class OnlineStepper extends LitElement {
     if (changed.has('trace') || changed.has('head')) this.stepper.reset(online?.[this.head]?.length ?? 0);
   }
 
-  private shown(t: Trace): Shown {
+  private memoOf(t: Trace) {
     if (this.memo?.trace !== t || this.memo.head !== this.head) {
-      this.memo = { trace: t, head: this.head, shown: shownOf((t.online as OnlineBlock[][])[this.head], (t.heads as Matrix[])[this.head]) };
+      const blocks = (t.online as OnlineBlock[][])[this.head], head = (t.heads as Matrix[])[this.head];
+      const first = worstOf(blocks[0], head);
+      this.memo = { trace: t, head: this.head, worst: [first], scale: {
+        o: diverging(extent(blocks[blocks.length - 1].o)), ratio: diverging(extent(head)), delta: diverging(first) } };
     }
-    return this.memo.shown;
+    const memo = this.memo, blocks = (t.online as OnlineBlock[][])[this.head], head = (t.heads as Matrix[])[this.head];
+    for (let k = memo.worst.length; k <= this.stepper.at; k++) memo.worst.push(worstOf(blocks[k], head));
+    return memo;
   }
 
   static styles = [STEPPER_STYLES, css`
@@ -89,33 +99,35 @@ export class OnlineStepper extends LitElement {
     const t = this.trace;
     const online = t?.online as OnlineBlock[][] | undefined;
     if (!t || !online?.length) return nothing;
-    const shown = this.shown(t);
-    const s = this.stepper, b = s.at, block = shown.blocks[b], before = shown.blocks[b - 1];
+    const memo = this.memoOf(t), blocks = online[this.head];
+    const s = this.stepper, b = s.at, block = blocks[b], before = b > 0 ? blocks[b - 1] : undefined;
+    const shown = shownOf(block, (t.heads as Matrix[])[this.head]);
+    const worst = memo.worst, largest = Math.max(...worst) || 1;
     const tokens = t.tokens as string[];
     const [start, end] = block.keys;
-    const last = b === shown.blocks.length - 1;
+    const last = b === blocks.length - 1;
     const dv = block.o[0]?.length ?? 0;
     const cols = Array.from({ length: dv }, (_, j) => String(j));
     const group = (t.kv_group as number[] | undefined)?.[this.head];
-    const where = `block ${b + 1} of ${shown.blocks.length}: keys ${start} to ${end - 1} (${tokens.slice(start, end).join(' ')})`;
-    const unseen = shown.seen[b];
+    const where = `block ${b} (of 0 to ${blocks.length - 1}): keys ${start} to ${end - 1} (${tokens.slice(start, end).join(' ')})`;
+    const unseen = shown.seen;
     const anyUnseen = block.m.some((m) => m === null);
     return html`
       <div class="top">
         ${online.length > 1 ? html`<label class="head">head <select data-action="head" @change=${(e: Event) => { s.pause(); this.head = Number((e.target as HTMLSelectElement).value); }}>
-          ${online.map((_, h) => html`<option value=${h} ?selected=${h === this.head}>${h + 1}</option>`)}</select></label>` : nothing}
+          ${online.map((_, h) => html`<option value=${h} ?selected=${h === this.head}>${h}</option>`)}</select></label>` : nothing}
         ${stepperBar(s, 'Key blocks', where)}
       </div>
       <div class="keys" aria-label="Keys by block"><span class="what">keys:</span>${tokens.map((w, i) => html`<span class="tok ${i < start ? 'seen' : i < end ? 'current' : 'later'}"
         title=${i < start ? 'visited in an earlier block' : i < end ? 'this block' : 'a later block'}>${w}</span>`)}</div>
-      ${group !== undefined && online.length > 1 ? html`<p class="hint">Head ${this.head + 1} reads key/value head ${group + 1}.</p>` : nothing}
+      ${group !== undefined && online.length > 1 ? html`<p class="hint">Head ${this.head} reads key/value head ${group}.</p>` : nothing}
       <div class="rows" tabindex="0" role="region" aria-label="Running maximum, rescale and sum per query"><table class="stats" data-stats>
         <thead><tr><th scope="col">query</th><th scope="col">m: running max</th><th scope="col">rescale = exp(m_before − m)</th>
           <th scope="col">l: running sum</th><th scope="col">largest |o/l − head|</th></tr></thead>
         <tbody>${tokens.map((w, i) => {
           const m = block.m[i], m0 = before?.m[i] ?? null, l0 = before?.l[i];
           const rescaled = before !== undefined && m0 !== null && block.rescale[i] !== 1;
-          const rowWorst = m === null ? null : extent(shown.delta[b][i]);
+          const rowWorst = m === null ? null : extent(shown.delta[i]);
           return html`<tr class=${rescaled ? 'rescaled' : ''}>
             <th scope="row" title=${w}>${w}</th>
             <td title=${m === null ? 'no key seen yet' : full(m)}>${m0 !== null && m0 !== m ? html`<span class="was">${short(m0)} →</span> ` : nothing}${m === null ? '—' : short(m)}</td>
@@ -126,21 +138,21 @@ export class OnlineStepper extends LitElement {
       </table></div>
       <div class="matrices">
         <ap-heatmap key="online_o" label="o: running output" caption="Σ exp(logit − m) · v, not yet divided"
-          .matrix=${block.o} .rows=${tokens} .cols=${cols} .scale=${shown.scale.o} .masked=${anyUnseen ? unseen : undefined}></ap-heatmap>
+          .matrix=${block.o} .rows=${tokens} .cols=${cols} .scale=${memo.scale.o} .masked=${anyUnseen ? unseen : undefined}></ap-heatmap>
         <ap-heatmap key="online_ratio" label="o / l" caption="the output if the keys stopped here"
-          .matrix=${shown.ratio[b]} .rows=${tokens} .cols=${cols} .scale=${shown.scale.ratio} .masked=${anyUnseen ? unseen : undefined}></ap-heatmap>
-        <ap-heatmap key="online_head" label="head ${this.head + 1} output" caption="softmax(scores) · V, all keys at once"
-          .matrix=${(t.heads as Matrix[])[this.head]} .rows=${tokens} .cols=${cols} .scale=${shown.scale.ratio}></ap-heatmap>
+          .matrix=${shown.ratio} .rows=${tokens} .cols=${cols} .scale=${memo.scale.ratio} .masked=${anyUnseen ? unseen : undefined}></ap-heatmap>
+        <ap-heatmap key="online_head" label="head ${this.head} output" caption="softmax(scores) · V, all keys at once"
+          .matrix=${(t.heads as Matrix[])[this.head]} .rows=${tokens} .cols=${cols} .scale=${memo.scale.ratio}></ap-heatmap>
         <ap-heatmap key="online_delta" label="o / l − head" caption=${last ? 'the last block: 0 up to rounding' : 'shrinks as blocks are added'}
-          .matrix=${shown.delta[b]} .rows=${tokens} .cols=${cols} .scale=${shown.scale.delta} .masked=${anyUnseen ? unseen : undefined}></ap-heatmap>
+          .matrix=${shown.delta} .rows=${tokens} .cols=${cols} .scale=${memo.scale.delta} .masked=${anyUnseen ? unseen : undefined}></ap-heatmap>
       </div>
       <div class="converge">
         <h3>Largest |o / l − head| after each block</h3>
-        <div class="bars" role="img" aria-label="Largest difference after each block: ${shown.worst.map((w) => short(w)).join(', ')}">
-          ${shown.worst.map((w, k) => html`<div class="bar ${k === b ? 'current' : ''}" title="block ${k + 1}: ${full(w)}"
-            style="height: ${Math.max(2, (100 * w) / (Math.max(...shown.worst) || 1))}%"></div>`)}
+        <div class="bars" role="img" aria-label="Largest difference after each block so far: ${worst.map((w) => short(w)).join(', ')}">
+          ${worst.map((w, k) => html`<div class="bar ${k === b ? 'current' : ''}" title="block ${k}: ${full(w)}"
+            style="height: ${Math.max(2, (100 * w) / largest)}%"></div>`)}
         </div>
-        <p class="fact" data-worst>after block ${b + 1}: ${short(shown.worst[b])}${last ? ' — o / l is the head’s output (what is left is the last bits of a double: the same terms, added in another order)' : ''}</p>
+        <p class="fact" data-worst>after block ${b}: ${short(worst[b])}${last ? ' — o / l is the head’s output (what is left is the last bits of a double: the same terms, added in another order)' : ''}</p>
       </div>
       <p class="hint">The online softmax never holds a row of n weights: it keeps m, l and o per query and visits the keys a block at a time.
         When a block raises a row's maximum, what was summed so far is multiplied by exp(m_before − m) (highlighted), so every term ends up relative to the same maximum.

@@ -9,22 +9,22 @@ import { background } from '../core/background.js';
 import { MATRIX_KEYS, SETTINGS, applies, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../state/settings.js';
 import { PRESETS, type Preset } from '../state/presets.js';
 import { ENCODER_DECODER_STEPS, SELF_STEPS, type Step } from './steps.js';
-import { diverging, full, short, type Scale } from './colour.js';
+import { diverging, extent, full, short, type Scale } from './colour.js';
 import { scaleOf } from './ranges.js';
 import { THEME } from './theme.js';
 import { refusal, settingControl } from './control.js';
-import { LINK_LIMIT, attributeOf, copyText, elementSnippet, iframeSnippet } from './share.js';
+import { LINK_LIMIT, attributeOf, copyText, elementSnippet, iframeSnippet, urlAttribute } from './share.js';
 import { TITLE_BAND, download, standaloneSVG, svgToPNG, toCSV, toJSON, toPNG, toSVG, type MatrixData } from './export.js';
 import { clip } from './clip.js';
 import { fitRows, ownRows, type Fitted, type OwnRows } from '../state/rows.js';
-import { embeddingNote } from './embed-note.js';
+import { OWN_ROWS, embeddingNote } from './embed-note.js';
 import './heatmap.js';
 import type { Arcs } from './arcs.js';
 import './arcs.js';
 import './derivation.js';
 import './flow.js';
 import { litCells, type Block } from './lit-cells.js';
-import { scopedHash, unscopedHash } from '../state/scoped-hash.js';
+import { unscopedHash, withScope } from '../state/scoped-hash.js';
 import { specEntries } from '../state/from-spec.js';
 import './decode-stepper.js';
 import './online-stepper.js';
@@ -144,6 +144,7 @@ export class AttentionPlayground extends LitElement {
   private reveal = false;   // a derivation was just opened: bring it and its cell into view
   private linked = false;   // this element's settings came from the link: bring it into view
   private given: Spec | null = null;  // a spec set before the element was on a page
+  private ownHash = '';  // this element's part of the page's hash, as last read
 
   connectedCallback() {
     super.connectedCallback();
@@ -188,6 +189,11 @@ export class AttentionPlayground extends LitElement {
 
   /** State from the element's attributes: a preset first, then each setting and matrix. */
   private readAttributes() {
+    const preset = PRESETS.find((x) => x.id === this.getAttribute('preset'));
+    this.adopt(this.attributeReading(), 'Some settings were not understood and were left at their defaults', preset?.note);
+  }
+
+  private attributeReading(): Reading {
     const preset = this.getAttribute('preset');
     const p = preset ? PRESETS.find((x) => x.id === preset) : undefined;
     const start = startFrom(p);
@@ -196,7 +202,7 @@ export class AttentionPlayground extends LitElement {
       const key = KEY_OF_ATTRIBUTE.get(name);
       return key ? [[key, value, name]] : [];
     });
-    this.adopt(readEntries(entries, start), 'Some settings were not understood and were left at their defaults', p?.note);
+    return readEntries(entries, start);
   }
 
   /** Puts a reading (attributes, hash, preset) on screen, with a note on what was not understood. */
@@ -237,16 +243,27 @@ export class AttentionPlayground extends LitElement {
     if (location.hash.slice(1) !== toHash(this.state, this.overrides)) { this.readHash(); this.compute(); }
   };
 
-  /** The element's name in a link to it: its id, or its place among the page's playgrounds. */
+  /** The element's name in a link to it: its id, or `playground-N` by its place among the
+   *  page's playgrounds without an id, passing over any N that an element's id already takes. */
   private scope(): string {
-    return this.id || `playground-${Array.from(document.querySelectorAll<HTMLElement>('attention-playground')).indexOf(this) + 1}`;
+    if (this.id) return this.id;
+    const all = Array.from(document.querySelectorAll<HTMLElement>('attention-playground'));
+    const taken = new Set(all.map((el) => el.id).filter(Boolean));
+    let n = 0;
+    for (const el of all.filter((x) => !x.id)) {
+      do n++; while (taken.has(`playground-${n}`));
+      if (el === this) break;
+    }
+    return `playground-${n}`;
   }
 
-  /** On someone else's page, the settings a Share link gave this element (state/scoped-hash.ts). */
+  /** On someone else's page, the settings a Share link gave this element (state/scoped-hash.ts),
+   *  over those of its attributes: the link says what changed from the element the author wrote. */
   private readOwnHash(): boolean {
     const own = unscopedHash(this.scope(), location.hash);
-    if (!own || own === toHash(this.state, this.overrides)) return false;
-    this.adopt(fromHash(own), 'Some of the link was not understood and was left at its default');
+    if (!own || own === this.ownHash) return false;
+    this.ownHash = own;
+    this.adopt(fromHash(own, SETTINGS, this.attributeReading()), 'Some of the link was not understood and was left as the page has it');
     this.linked = true;
     return true;
   }
@@ -297,6 +314,8 @@ export class AttentionPlayground extends LitElement {
       this.traced = spec;
       this.stale = false;
       this.substituted = refused;
+      // A refused matrix is not kept: neither the link nor the rows that follow their words carry it.
+      if (refused.length) this.overrides = without(this.overrides, refused);
       if (this.selected) this.derive(this.selected);
     }
     if (this.useHash) {
@@ -346,8 +365,9 @@ export class AttentionPlayground extends LitElement {
     const key = this.state.mode === 'encoder_decoder' ? 'annotations' : 'X';
     const given = this.overrides[key] as Matrix | undefined;
     if (!this.core || !given?.length) return;
+    // The seed's matrices alone (no attention is run): cheap at any length and with any mode on.
     const tokensOf = (sentence: string) => {
-      const t = this.core!.run({ sentence, d_model: 1 }) as Json;
+      const t = this.core!.parameters({ sentence, d_model: 1 }) as Json;
       return t.error ? null : (t.tokens as string[]);
     };
     if (this.own?.key !== key || this.own.value !== given) {
@@ -358,7 +378,7 @@ export class AttentionPlayground extends LitElement {
     if (!tokens) return;  // no words (the box cleared to retype): the core's message says so
     const spec = toSpec(this.state, without(this.overrides, [key])) as Json;
     if (key === 'X' || !this.overrides.decoder_state) spec.d_model = given[0].length;
-    const seed = (this.core.run(spec as Spec) as Json)[key] as Matrix | undefined;
+    const seed = (this.core.parameters(spec as Spec) as Json)[key] as Matrix | undefined;
     if (seed?.length !== tokens.length) return;  // the seed cannot say (another matrix is refused): the core's message will
     const fitted = fitRows(this.own.rows, tokens, seed, key);
     // "no" then "now" may take the same seed row: the matrix stays, the note names the word.
@@ -477,24 +497,31 @@ export class AttentionPlayground extends LitElement {
     this.compute();
   }
 
-  /** The link of the state on screen, on `share-url` when the embedder gave one. Parsed as a
-   *  URL, so what it holds is percent-encoded: a link is text a reader may paste anywhere. */
+  /** The link of the state on screen, on `share-url` when the embedder gave one (http(s) or
+   *  relative only). Parsed as a URL, so what it holds is percent-encoded: a link is text a
+   *  reader may paste anywhere. */
   private link(): string {
-    if (!this.useHash && !this.hasAttribute('share-url')) {
-      // No hosted playground named: a link to this page, under this element's name, which it reads back.
+    const shareURL = urlAttribute(this, 'share-url');
+    if (!this.useHash && !shareURL.url) {
+      // No hosted playground named: a link to this page, under this element's name, which it
+      // reads back; the page's own hash (a slide deck's #/3) stays as it is.
       const url = new URL(location.href);
-      url.hash = scopedHash(this.scope(), toHash(this.state, this.overrides));
+      url.hash = withScope(location.hash, this.scope(), toHash(this.state, this.overrides, SETTINGS, this.attributeReading()));
       return url.href;
     }
-    const page = this.useHash ? location.href.split('#')[0] : new URL('./', document.baseURI).href;
-    let url: URL;
-    try {
-      url = new URL(this.getAttribute('share-url') ?? page, document.baseURI);
-    } catch {
-      url = new URL(page);  // a share-url that is no URL: this page's link instead
-    }
+    const url = new URL(shareURL.url ?? location.href.split('#')[0]);
     url.hash = toHash(this.state, this.overrides);
     return url.href;
+  }
+
+  /** What Share and Embed say of an address attribute they refused, or ''. */
+  private refusedURLs(): string {
+    return (['share-url', 'script-url'] as const).map((n) => urlAttribute(this, n).problem).filter(Boolean).map((p) => `${p}. `).join('');
+  }
+
+  /** Whether Embed may write an <iframe>: there is a page that is the playground to frame. */
+  private framable(): boolean {
+    return this.useHash || Boolean(urlAttribute(this, 'share-url').url);
   }
 
   private snippet(): string {
@@ -502,10 +529,14 @@ export class AttentionPlayground extends LitElement {
     // How it looks and where it links travel too: the copy shows what this one shows.
     const shown = COPIED.flatMap((name): Array<[string, string]> => {
       if (name === 'focus-token') return this.focusToken ? [[name, String(this.focusToken)]] : [];
+      if (name === 'share-url' || name === 'script-url') {
+        const { url } = urlAttribute(this, name);
+        return url ? [[name, url]] : [];
+      }
       const v = this.getAttribute(name);
       return v === null || (name === 'theme' && v === 'auto') ? [] : [[name, v]];
     });
-    const script = this.getAttribute('script-url') ?? this.scriptURL();
+    const script = urlAttribute(this, 'script-url').url ?? this.scriptURL();
     return elementSnippet('attention-playground', script, SETTINGS, this.state, [...shown, ...matrices]);
   }
 
@@ -532,7 +563,7 @@ export class AttentionPlayground extends LitElement {
       return;
     }
     this.shareText = url;
-    this.note = (await copyText(url)) ? 'Link copied.' : 'Copy the link below.';
+    this.note = this.refusedURLs() + ((await copyText(url)) ? 'Link copied.' : 'Copy the link below.');
   }
 
   private async embed() {
@@ -540,14 +571,14 @@ export class AttentionPlayground extends LitElement {
     const long = this.tooLong(url);
     // An <iframe> needs a page that is the playground (this one on the full page, or share-url),
     // and a link that opens: otherwise it would frame a blog post or an error page.
-    const framed = !long && (this.useHash || this.hasAttribute('share-url'));
+    const framed = !long && this.framable();
     this.shareText = framed ? `${iframeSnippet(url, 'Attention Playground', 720)}\n\n${this.snippet()}` : this.snippet();
     this.numpyText = '';
     this.offerSpec = false;
     const copied = await copyText(this.shareText);
-    this.note = long ? `${long} ${copied ? 'The element snippet was copied' : 'Copy the element snippet below'}: it holds the matrices itself.`
+    this.note = this.refusedURLs() + (long ? `${long} ${copied ? 'The element snippet was copied' : 'Copy the element snippet below'}: it holds the matrices itself.`
       : framed ? (copied ? 'Embed snippets copied: an <iframe>, or the element itself.' : 'Copy a snippet below.')
-      : `${copied ? 'The element snippet was copied' : 'Copy the element snippet below'}. (For an <iframe> too, give this element share-url: the address of a hosted playground page.)`;
+      : `${copied ? 'The element snippet was copied' : 'Copy the element snippet below'}. (For an <iframe> too, give this element share-url: the address of a hosted playground page.)`);
   }
 
   private downloadSpec() {
@@ -577,7 +608,7 @@ export class AttentionPlayground extends LitElement {
     const svg = arcs?.shadowRoot?.querySelector('svg');
     if (!svg) return;
     const heads = arcs!.weights.length;
-    const text = standaloneSVG(svg, `attention arcs${heads > 1 ? `, heads 1 to ${heads}` : ''}`, 'line width and strength: weight ÷ the largest of its row');
+    const text = standaloneSVG(svg, `attention arcs${heads > 1 ? `, heads 0 to ${heads - 1}` : ''}`, 'line width and strength: weight ÷ the largest of its row');
     if (format === 'svg') download('arcs.svg', text, 'image/svg+xml');
     else download('arcs.png', await svgToPNG(text, svg.viewBox.baseVal.width, svg.viewBox.baseVal.height + TITLE_BAND));
   }
@@ -635,7 +666,7 @@ export class AttentionPlayground extends LitElement {
     const lit = this.lit.get(key) ?? this.lit.get(`${key}@${opts.head ?? 0}`);
     const error = this.error && this.error.field === key ? this.error.message : '';
     if (error) this.errorShown = true;
-    const instead = this.substituted.includes(key) ? ` Shown here and used in every step: the seed's ${key}, until yours is fixed or reset.` : '';
+    const instead = this.substituted.includes(key) ? ` Yours was not kept: shown here and used in every step is the seed's ${key}.` : '';
     const tokens = t.tokens as string[];
     const scale = opts.scale ?? scaleOf(t, key);
     // The picture file is coloured as the heatmap is at the moment it is asked for (row-relative or not).
@@ -656,7 +687,7 @@ export class AttentionPlayground extends LitElement {
 
   private perHead(key: string, stack: Matrix[], opts: { cols?: string[]; scale?: Scale; masked?: Matrix; caption?: string; name?: string } = {}) {
     const name = opts.name ?? key;
-    return stack.map((m, h) => this.heatmap(key, m, { ...opts, head: h, label: stack.length > 1 ? `${name} · head ${h + 1}` : name }));
+    return stack.map((m, h) => this.heatmap(key, m, { ...opts, head: h, label: stack.length > 1 ? `${name} · head ${h}` : name }));
   }
 
   /** A weight matrix, its rows numbered. */
@@ -740,11 +771,16 @@ export class AttentionPlayground extends LitElement {
   private rawScores() {
     const t = this.trace!;
     const { raw, factor } = this.derived(t);
-    if (!raw && (t.bias || t.spec.softcap)) return html`<p class="hint">With ${t.bias ? 'ALiBi’s bias' : 'a softcap'} the scores are not q·k times a number, so q·k is not shown apart here; click a score to see its q·k, ${t.bias ? 'its bias' : 'the cap'} and the rest.</p>`;
-    if (!raw) return html`<p class="hint">The scale ÷ temperature is ${full(factor)}, so the scores before it cannot be shown apart; the Scale step shows the scores.</p>`;
     const tokens = (t.source_tokens ?? t.tokens) as string[];
-    const scale = diverging((scaleOf(t, 'scores') as { m: number }).m / Math.abs(factor));
     const name = t.spec.score === 'general' ? 'q W_a kᵀ' : t.spec.score === 'additive' ? 'additive score' : 'q·kᵀ';
+    if (t.raw_scores) {
+      // With ALiBi's bias or a softcap the scores are no multiple of q·k: the core gives q·k itself.
+      const then = [t.bias ? '+ the bias' : '', t.spec.softcap ? 'capped' : ''].filter(Boolean).join(', then ');
+      return this.perHead('raw_scores', t.raw_scores, { cols: tokens, masked: t.mask, scale: diverging(extent(t.raw_scores)), name,
+        caption: `before scaling; the scores are these × ${short(factor)} ${then}` });
+    }
+    if (!raw) return html`<p class="hint">The scale ÷ temperature is ${full(factor)}, so the scores before it cannot be shown apart; the Scale step shows the scores.</p>`;
+    const scale = diverging((scaleOf(t, 'scores') as { m: number }).m / Math.abs(factor));
     return this.perHead('raw_scores', raw, { cols: tokens, masked: t.mask, scale, name,
       caption: factor === 1 ? 'before scaling (× 1: the same as the scores)' : `before scaling: scores ÷ ${short(factor)}` });
   }
@@ -775,7 +811,7 @@ export class AttentionPlayground extends LitElement {
         @mouseenter=${() => (this.step = s.id)} @mouseleave=${() => (this.step = '')} @focusin=${() => (this.step = s.id)}>
       <h2><span class="num">${i + 1}</span> ${s.title}</h2>
       <p class="formula">${s.formula}</p>
-      <p class="about">${s.text}</p>${extra}${t.source_tokens ? crossNote(s.id) : nothing}
+      <p class="about">${s.id === 'embed' && !ed && this.traced.X ? OWN_ROWS : s.text}</p>${extra}${t.source_tokens ? crossNote(s.id) : nothing}
       <div class="body ${deriving ? 'deriving' : ''}">
         <div class="matrices">${s.shows.map((k) => (ed ? this.showEncoderDecoder(k) : this.showSelf(k)))}</div>
         ${deriving ? this.derivationPanel() : nothing}
@@ -825,11 +861,11 @@ export class AttentionPlayground extends LitElement {
   /** Follow one token: its own card on the full page, or the whole element with view="flow". */
   private flowView() {
     if (this.tracedMode()) return nothing;
-    return html`<section class="step flow" part="card" id="step-flow" tabindex="-1">
+    return html`<section class="step flow ${this.view === 'flow' ? 'alone' : ''}" part="card" id="step-flow" tabindex="-1">
       <h2>Follow one token</h2>
       <p class="about">${this.view === 'flow' ? 'One query’s path through one head, with the real numbers: pick a token to follow.'
         : 'One query’s path through one head, with the numbers of the steps above: pick a token here, in the tokens at the top, or by its row’s label in any matrix.'}</p>
-      <ap-flow .trace=${this.trace} .token=${this.focusToken} @focus-token=${(e: CustomEvent) => this.follow(e.detail.index)}></ap-flow>
+      <ap-flow .trace=${this.trace} .token=${this.focusToken} ?eager=${this.view === 'flow'} @focus-token=${(e: CustomEvent) => this.follow(e.detail.index)}></ap-flow>
     </section>`;
   }
 
@@ -941,6 +977,7 @@ export class AttentionPlayground extends LitElement {
     }
     .step { background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 12px; padding: 0.7rem 1rem 0.9rem; margin-bottom: 0.9rem;
       content-visibility: auto; contain-intrinsic-size: auto 420px; }  /* steps off screen skip layout and paint */
+    .step.alone { content-visibility: visible; }  /* the whole embed: laid out at once, so the article under it does not move */
     .step h2 { font-size: 1.05rem; margin: 0 0 0.2rem; display: flex; align-items: center; gap: 0.5rem; }
     .num { display: inline-grid; place-items: center; width: 1.6em; height: 1.6em; border-radius: 50%; background: var(--ap-fg); color: var(--ap-bg); font-size: 0.8rem; font-weight: 600; }
     .formula { font-family: var(--ap-mono); font-size: 0.85rem; margin: 0.2rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }

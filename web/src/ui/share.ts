@@ -2,7 +2,8 @@
 // snippet and an element snippet, copied when the page may use the clipboard. Every value in a
 // snippet goes through htmlAttribute(): a sentence, a matrix or a link may hold anything.
 import type { SettingDef, State } from '../state/settings.js';
-import { htmlAttribute } from './escape.js';
+import { htmlAttribute, httpURL } from './escape.js';
+import { clip } from './clip.js';
 
 /** d_model -> d-model: the attribute of a setting or matrix key. */
 export const attributeOf = (key: string) => key.replace(/_/g, '-').toLowerCase();
@@ -31,4 +32,15 @@ export function elementSnippet(tag: string, script: string, table: SettingDef[],
   const attrs = table.filter((d) => state[d.key] !== d.fallback).map((d): [string, string] => [attributeOf(d.key), String(state[d.key])]);
   const written = [...attrs, ...extra].map(([name, value]) => attribute(name, value));
   return `<script type="module" ${attribute('src', script)}></script>\n<${tag} ${written.join(' ')}></${tag}>`;
+}
+
+/** An embedder's address attribute (`share-url`, `script-url`): resolved when it is http(s) or
+ *  relative; otherwise refused with a note naming it, since Share and Embed would hand the
+ *  address to readers who paste it into their own pages. Absent: url and problem are null. */
+export function urlAttribute(el: Element, name: 'share-url' | 'script-url'): { url: string | null; problem: string | null } {
+  const text = el.getAttribute(name);
+  if (text === null) return { url: null, problem: null };
+  const url = httpURL(text, document.baseURI);
+  return url ? { url, problem: null }
+    : { url: null, problem: `${name}="${clip(text, 40)}" is not an http(s) or relative address, so it was not used` };
 }

@@ -189,7 +189,7 @@ export class AttentionTrainer extends TableElement {
                 <button class="small" aria-label="previous example" @click=${() => this.show(this.example - 1)}>‹</button>
                 <button class="small" aria-label="next example" @click=${() => this.show(this.example + 1)}>›</button></h2>
               ${this.sequence(s)}
-              <div class="heads">${s.weights.map((w, i) => html`<ap-heatmap key="train-weights" .head=${i} label="head ${i + 1}"
+              <div class="heads">${s.weights.map((w, i) => html`<ap-heatmap key="train-weights" .head=${i} label="head ${i}"
                 caption="weights: row attends to column" .matrix=${w} .rows=${s.tokens} .cols=${s.tokens} .scale=${SEQUENTIAL}></ap-heatmap>`)}</div>
             </div>` : nothing}
           </div>
