@@ -9,3 +9,12 @@ export interface Background {
 
 /** The page's one worker, started on first use. */
 export function background(core: AttentionCore): Background;
+
+/** Traces the core counts past this many numbers are computed in the worker. */
+export const BACKGROUND_CELLS: number;
+
+/** Whether the core counts the spec's trace as large (computed in the worker). */
+export function large(core: AttentionCore, spec: Spec): boolean;
+
+/** The trace, computed on the spot or in the worker by its size; null when superseded. */
+export function traceOf(core: AttentionCore, spec: Spec, caller: object): Promise<Trace | SpecError | null>;

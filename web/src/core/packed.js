@@ -2,6 +2,9 @@
 // numbers lie in the packed buffer, so that a whole-matrix pass (a colour range, a picture)
 // reads them there instead of building every row. value = numbers[at + r * cols + c] / factor.
 export const PACKED = Symbol.for('attention-playground.packed');
+// The mark on a list whose entries are built when first read: a pass over the whole list (such
+// as keeping unchanged matrices) would build every entry, so it is passed over.
+export const LAZY = Symbol.for('attention-playground.lazy');
 
 /** n rows, row r made by build(r) when first read and kept from then on (a matrix whose rows
  *  are not all read: a heatmap off screen reads none, a picture reads the buffer instead). An
@@ -13,7 +16,9 @@ export function lazyRows(n, build) {
     const r = Number(key);
     return Number.isInteger(r) && r >= 0 && r < n && String(r) === key ? r : -1;
   };
-  return new Proxy(new Array(n), {
+  const target = new Array(n);
+  Object.defineProperty(target, LAZY, { value: true });
+  return new Proxy(target, {
     get(rows, key) {
       const value = rows[key];
       if (value !== undefined) return value;

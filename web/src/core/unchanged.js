@@ -3,7 +3,7 @@
 // identity (Lit compares properties with ===), so one whose numbers did not change is not
 // drawn again: while a learner types, the weights stay as they were, and at d_model 512 a
 // weight matrix is a quarter of a million numbers to picture on every keystroke.
-import { PACKED } from './packed.js';
+import { LAZY, PACKED } from './packed.js';
 
 // A matrix (rows of numbers, built or lazy) or a vector; an empty array counts too. The test
 // reads PACKED first: reading row 0 of a lazy matrix would build it.
@@ -38,6 +38,7 @@ export function keepUnchanged(previous, next) {
   if (Array.isArray(next)) {
     if (!Array.isArray(previous)) return next;
     if (numeric(next)) return numeric(previous) && sameNumbers(previous, next) ? previous : next;
+    if (next[LAZY]) return next;  // decode's steps, the online blocks: a stepper draws one at a time
     for (let i = 0; i < next.length && i < previous.length; i++) next[i] = keepUnchanged(previous[i], next[i]);
     return next;
   }

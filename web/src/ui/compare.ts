@@ -8,6 +8,7 @@ import { css as style, html, nothing } from 'lit';
 import { load, type AttentionCore, type EntropyCurve, type SelfTrace, type Spec } from '../core/attention.js';
 import { SETTINGS, toSpec, type SettingDef, type State } from '../state/settings.js';
 import { THEME } from './theme.js';
+import { large, traceOf } from '../core/background.js';
 import { settingControl } from './control.js';
 import { TableElement } from './table-element.js';
 import { lineChart, CHART_STYLES } from './chart.js';
@@ -53,7 +54,7 @@ type Matrix = number[][];
 const minus = (a: Matrix, b: Matrix) => a.map((row, i) => row.map((v, j) => v - (b[i]?.[j] ?? 0)));
 
 export class AttentionCompare extends TableElement {
-  static properties = { traces: { state: true }, curve: { state: true }, error: { state: true } };
+  static properties = { traces: { state: true }, curve: { state: true }, error: { state: true }, busy: { state: true } };
   static table = TABLE;
   static tag = 'attention-compare';
   static page = 'compare/';
@@ -64,7 +65,10 @@ export class AttentionCompare extends TableElement {
   private drawn: { axis: Axis; labels: string[] } = { axis: 'scaling', labels: [] };
   curve: EntropyCurve | null = null;
   error: { field: string; message: string } | null = null;
+  busy = false;  // a side is being computed in the background
   private core: AttentionCore | null = null;
+  private computed = 0;  // the latest compute(): older ones stop at their next trace
+  private callers = [{}, {}, {}];  // each side's place in the worker's queue
 
   connectedCallback() {
     super.connectedCallback();
@@ -91,15 +95,22 @@ export class AttentionCompare extends TableElement {
     return [...SHOWN, ...(axis.controls ?? [])].filter((k) => !axis.hides?.includes(k));
   }
 
-  private compute() {
+  /** Every side's trace, each computed where its size says (a large one in the page's worker,
+   *  in that side's place), then laid out together; an older comparison still on its way is
+   *  dropped. */
+  private async compute() {
     if (!this.core) return;
-    const core = this.core;
+    const core = this.core, id = ++this.computed;
     const sides = this.sides();
     const specs: Spec[] = [], traces: Array<Record<string, any>> = [];
-    for (const side of sides) {
+    this.busy = sides.some((side) => large(core, this.specOf(side)));
+    for (const [i, side] of sides.entries()) {
       specs.push(this.specOf(side, traces[0]));
-      traces.push(core.trace(specs[specs.length - 1]) as Record<string, any>);
+      const t = await traceOf(core, specs[i], this.callers[i]);
+      if (t === null || id !== this.computed) return;
+      traces.push(t as Record<string, any>);
     }
+    this.busy = false;
     const bad = traces.find((t) => t.error)?.error;
     this.error = bad ?? null;
     if (!bad) {
@@ -210,6 +221,7 @@ export class AttentionCompare extends TableElement {
       }))}</div>
       <div class="main">
         ${this.note ? html`<p class="note" role="status">${this.note}</p>` : nothing}
+        <p class="hint busy" role="status">${this.busy ? 'Computing the comparison in the background…' : ''}</p>
         ${this.shareText ? html`<textarea class="share" readonly rows="4" aria-label="Link or embed snippets">${this.shareText}</textarea>` : nothing}
         ${this.error && !placed ? html`<p class="message" role="alert">${this.error.message}</p>` : nothing}
         <p class="why">${AXES[axis].why}</p>

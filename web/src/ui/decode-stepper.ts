@@ -25,9 +25,10 @@ export function stepCost(spec: Record<string, number>, withWo: boolean, t: numbe
 const count = (v: number) => v.toLocaleString('en');
 
 export class DecodeStepper extends LitElement {
-  static properties = { trace: { attribute: false } };
+  static properties = { trace: { attribute: false }, start: { type: Number } };
 
   trace: Trace | null = null;
+  start = 0;  // the step to open on (a shared link's), from 0
   stepper = new Stepper(this);
   // Per trace, once: colour scales that hold still while the cache grows, and the running costs.
   private memo: { trace: Trace; cache: Scale; output: Scale; costs: Cost[] | null } | null = null;
@@ -37,6 +38,7 @@ export class DecodeStepper extends LitElement {
 
   protected willUpdate(changed: PropertyValues) {
     if (changed.has('trace')) this.stepper.reset((this.trace?.decode as DecodeStep[] | undefined)?.length ?? 0);
+    if (changed.has('start') || (changed.has('trace') && changed.get('trace') == null)) this.stepper.at = Math.min(this.start, Math.max(0, this.stepper.count - 1));
   }
 
   private derived(t: Trace) {
@@ -44,8 +46,9 @@ export class DecodeStepper extends LitElement {
       const steps = t.decode as DecodeStep[];
       const last = steps[steps.length - 1];
       let sum = { with: 0, without: 0 };
-      const costs = steps.map((s) => {
-        const c = stepCost(t.spec, Boolean(t.W_o), s.t);
+      // by position (step t is position t), not reading each step: their caches are built when shown
+      const costs = Array.from({ length: steps.length }, (_, i) => {
+        const c = stepCost(t.spec, Boolean(t.W_o), i);
         sum = { with: sum.with + c.with, without: sum.without + c.without };
         return sum;
       });

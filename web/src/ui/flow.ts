@@ -78,6 +78,12 @@ export class Flow extends LitElement {
     return now;
   }
 
+  /** Follow head k: shown here at once, and said to the element that keeps the choice. */
+  private pickHead(k: number) {
+    this.head = k;
+    this.dispatchEvent(new CustomEvent('focus-head', { detail: { index: k }, bubbles: true, composed: true }));
+  }
+
   /** Follow token i: shown here at once, and said to the element that keeps the choice. */
   private pick(i: number) {
     this.token = i;
@@ -188,7 +194,7 @@ export class Flow extends LitElement {
         title="position ${k}" @click=${() => this.pick(k)}>${clip(tok, 14)}</button>`)}</div>`;
     const pickHead = heads > 1 ? html`<div class="row" role="group" aria-label="Head"><span class="what">Head</span>
       ${Array.from({ length: heads }, (_, k) => html`<button class="head" data-head=${k} aria-pressed=${k === h ? 'true' : 'false'}
-        @click=${() => (this.head = k)}>head ${k}</button>`)}</div>` : nothing;
+        @click=${() => this.pickHead(k)}>head ${k}</button>`)}</div>` : nothing;
 
     const scoreRows = order.map((j): TemplateResult => {
       const seen = visible(j);

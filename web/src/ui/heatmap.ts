@@ -75,6 +75,7 @@ export class Heatmap extends DeferredElement {
     .title { font: 600 0.85rem/1.2 var(--ap-mono, ui-monospace, monospace); margin: 0 0 2px; display: flex; gap: 0.5em; align-items: baseline; flex-wrap: wrap; }
     .title small { font-size: 0.72rem; font-weight: 400; opacity: 0.7; }
     .scroll { overflow: auto; max-width: 100%; max-height: 70vh; }
+    :host([overflows]) .frame::after { content: 'scroll sideways for more columns →'; display: block; font-size: 0.72rem; color: var(--ap-muted, #555); margin-top: 2px; }
     table { border-collapse: separate; border-spacing: 1px; font: 0.72rem/1 var(--ap-mono, ui-monospace, monospace); }
     th { font-weight: 500; color: var(--ap-muted, #555); padding: 0 4px; white-space: nowrap; max-width: 7em; overflow: hidden; text-overflow: ellipsis; }
     th.col { writing-mode: vertical-rl; transform: rotate(180deg); height: auto; max-height: 6em; padding: 4px 0; text-align: left; }
@@ -106,6 +107,13 @@ export class Heatmap extends DeferredElement {
   private colours(): Scale {
     return this.scale ?? diverging(extent(this.matrix, this.masked));
   }
+
+  /** Row-relative on or off, said to the element that shows the heatmap (which may colour its
+   *  other weights the same way, and puts the choice in its links). */
+  private toggleRelative = () => {
+    this.relative = !this.relative;
+    this.dispatchEvent(new CustomEvent('relative-change', { detail: { relative: this.relative }, bubbles: true, composed: true }));
+  };
 
   /** Row-relative weights are offered wherever weights are drawn. */
   private relatable() { return this.colours().kind === 'sequential' && this.key !== 'mask'; }
@@ -168,6 +176,10 @@ export class Heatmap extends DeferredElement {
 
   protected updated() {
     if (this.pictured()) this.paint();
+    // A table wider than its box scrolls inside it (a phone's screen): said under it, since
+    // nothing else shows that more columns lie to the right.
+    const box = this.renderRoot.querySelector<HTMLElement>('.scroll');
+    this.toggleAttribute('overflows', Boolean(box && box.scrollWidth > box.clientWidth + 1));
   }
 
   protected estimate(): [number, number] {
@@ -275,7 +287,7 @@ export class Heatmap extends DeferredElement {
       ? html`<button class="as" @click=${() => (this.asTable = !this.asTable)}>${this.asTable ? 'show as picture' : 'show as table'}</button>` : nothing;
     const relative = this.relatable()
       ? html`<button class="as" data-action="relative" aria-pressed=${this.relative ? 'true' : 'false'} title="Colour each row from 0 to its own largest weight, so near-uniform rows still show their ranking"
-          @click=${() => (this.relative = !this.relative)}>row-relative</button>` : nothing;
+          @click=${this.toggleRelative}>row-relative</button>` : nothing;
     const title = html`<div class="title">${this.label}<small>${this.caption || `${rows} × ${cols}`}</small>${relative}${toggle}</div>`;
     if (this.pictured()) {
       const [width, height] = pictureSize(rows, cols);

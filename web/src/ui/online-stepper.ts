@@ -35,9 +35,10 @@ function worstOf(b: OnlineBlock, head: Matrix): number {
 }
 
 export class OnlineStepper extends LitElement {
-  static properties = { trace: { attribute: false }, head: { state: true } };
+  static properties = { trace: { attribute: false }, head: { state: true }, start: { type: Number } };
 
   trace: Trace | null = null;
+  start = 0;  // the block to open on (a shared link's), from 0
   head = 0;
   stepper = new Stepper(this);
   // Per trace and head: the blocks' largest differences, each worked out when the stepper first
@@ -52,6 +53,7 @@ export class OnlineStepper extends LitElement {
     const online = this.trace?.online as OnlineBlock[][] | undefined;
     if (changed.has('trace') && online && this.head >= online.length) this.head = 0;
     if (changed.has('trace') || changed.has('head')) this.stepper.reset(online?.[this.head]?.length ?? 0);
+    if (changed.has('start') || (changed.has('trace') && changed.get('trace') == null)) this.stepper.at = Math.min(this.start, Math.max(0, this.stepper.count - 1));
   }
 
   private memoOf(t: Trace) {

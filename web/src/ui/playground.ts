@@ -5,7 +5,7 @@ import { LitElement, css as style, html, nothing, type TemplateResult } from 'li
 import { load, type AttentionCore, type Spec } from '../core/attention.js';
 import { PACKED, lazyRows, type Packed } from '../core/packed.js';
 import { keepUnchanged } from '../core/unchanged.js';
-import { background } from '../core/background.js';
+import { large, traceOf } from '../core/background.js';
 import { MATRIX_KEYS, SETTINGS, applies, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../state/settings.js';
 import { PRESETS, type Preset } from '../state/presets.js';
 import { ENCODER_DECODER_STEPS, SELF_STEPS, type Step } from './steps.js';
@@ -25,6 +25,7 @@ import './derivation.js';
 import './flow.js';
 import { litCells, type Block } from './lit-cells.js';
 import { unscopedHash, withScope } from '../state/scoped-hash.js';
+import { splitView, viewHash, type ViewState } from '../state/view-state.js';
 import { specEntries } from '../state/from-spec.js';
 import './decode-stepper.js';
 import './online-stepper.js';
@@ -42,12 +43,6 @@ const ERROR_HOME = new Map([['tokens', 'sentence'], ['layer_norm', 'residual'], 
 
 // Attributes mirror the settings table (d_model -> d-model) and the editable matrices (W_q -> w-q).
 const KEY_OF_ATTRIBUTE = new Map([...SETTINGS.map((d) => d.key), ...MATRIX_KEYS].map((k) => [attributeOf(k), k]));
-// Traces past this many numbers (as the core counts them: its tokens, widths and heads, not a
-// guess from the spaces in the sentence) are computed in a Web Worker, so the page stays
-// responsive; smaller ones on the spot, where the round trip would cost more than the run (at
-// 128 tokens and 4 heads, about 200,000 numbers: 5 ms here, 20 ms through the worker).
-const BACKGROUND_CELLS = 400_000;
-
 /** m ÷ factor, each row divided when it is first read: at 512 tokens and 4 heads that is a
  *  million numbers, and a heatmap off screen does not read its rows until it is drawn. */
 function dividedLazily(m: Matrix, factor: number): Matrix {
@@ -55,6 +50,21 @@ function dividedLazily(m: Matrix, factor: number): Matrix {
   const packed = (m as Matrix & { [PACKED]?: Packed })[PACKED];
   if (packed) Object.defineProperty(out, PACKED, { value: { ...packed, factor: packed.factor * factor } });
   return out;
+}
+
+/** Whether a head's rows (a few, spread over the matrix: at 512 tokens each read row is built)
+ *  mostly put less than half their weight on any one key; rows that see one or two keys are
+ *  passed over, their weight is 1 or a half by construction. */
+function nearUniform(heads: Matrix[], mask?: Matrix): boolean {
+  const w = heads[0], n = w.length, picks = Math.min(n, 32);
+  let counted = 0, peaked = 0;
+  for (let k = 0; k < picks; k++) {
+    const i = Math.floor((k * n) / picks), row = w[i], seen = mask ? mask[i].filter((v) => v !== 0).length : row.length;
+    if (seen <= 2) continue;
+    counted++;
+    if (Math.max(...row) >= 0.5) peaked++;
+  }
+  return counted > 0 && peaked * 4 < counted;
 }
 
 /** The overrides without the matrices the core refused. */
@@ -87,7 +97,7 @@ export class AttentionPlayground extends LitElement {
     toolbar: { type: Boolean }, presets: { type: Boolean }, focusToken: { type: Number, attribute: 'focus-token' },
     shareText: { state: true }, numpyText: { state: true }, busy: { state: true }, stale: { state: true },
     substituted: { state: true }, offerSpec: { state: true }, narrow: { type: Boolean, reflect: true },
-    settingsOpen: { state: true }, positionError: { state: true },
+    settingsOpen: { state: true }, positionError: { state: true }, focusHead: { state: true }, relative: { state: true }, stepAt: { state: true },
   };
 
   static get observedAttributes() {
@@ -112,6 +122,9 @@ export class AttentionPlayground extends LitElement {
   toolbar = false;     // Share, Embed and NumPy on an embedded element (the full page always has them)
   presets = false;     // the worked examples on an embedded element
   focusToken = 0;      // the token the flow view follows (its position, from 0)
+  focusHead = 0;       // the head it follows, from 0
+  relative: boolean | null = null;  // weights coloured row by row; null: when they are near-uniform
+  stepAt = 0;          // the decode or online stepper's step
   shareText = '';
   numpyText = '';
   busy = false;        // a large trace is being computed in the background
@@ -240,7 +253,7 @@ export class AttentionPlayground extends LitElement {
   private onHashChange = () => {
     clearTimeout(this.hashTimer);  // the link opened now is what the address says
     if (!this.useHash) { if (this.readOwnHash()) this.compute(); return; }
-    if (location.hash.slice(1) !== toHash(this.state, this.overrides)) { this.readHash(); this.compute(); }
+    if (location.hash.slice(1) !== this.hashOf()) { this.readHash(); this.compute(); }
   };
 
   /** The element's name in a link to it: its id, or `playground-N` by its place among the
@@ -263,13 +276,33 @@ export class AttentionPlayground extends LitElement {
     const own = unscopedHash(this.scope(), location.hash);
     if (!own || own === this.ownHash) return false;
     this.ownHash = own;
-    this.adopt(fromHash(own, SETTINGS, this.attributeReading()), 'Some of the link was not understood and was left as the page has it');
+    const { rest, view, problems } = splitView(own);
+    this.adopt(fromHash(rest, SETTINGS, this.attributeReading()), 'Some of the link was not understood and was left as the page has it');
+    this.adoptView(view, problems, 'Some of the link was not understood and was left as the page has it');
     this.linked = true;
     return true;
   }
 
   private readHash() {
-    this.adopt(fromHash(location.hash), 'Some of the link was not understood and was left at its default');
+    const { rest, view, problems } = splitView(location.hash);
+    this.adopt(fromHash(rest), 'Some of the link was not understood and was left at its default');
+    this.adoptView(view, problems, 'Some of the link was not understood and was left at its default');
+  }
+
+  /** The hash of what is on screen: the settings that differ from `base` (the defaults, or the
+   *  element's attributes under a scoped link), then the view. */
+  private hashOf(base?: Reading): string {
+    const view = viewHash({ focus: this.focusToken, head: this.focusHead, relative: this.relative, step: this.stepAt });
+    return [toHash(this.state, this.overrides, SETTINGS, base), view].filter(Boolean).join('&');
+  }
+
+  /** A link's view: the token and head followed, row-relative weights, a stepper's step. */
+  private adoptView(view: ViewState, problems: string[], problem: string) {
+    this.focusToken = view.focus;
+    this.focusHead = view.head;
+    this.relative = view.relative;
+    this.stepAt = view.step;
+    if (problems.length) this.note = `${this.note ? `${this.note} ` : ''}${problem}: ${problems.join('; ')}.`;
   }
 
   private compute() {
@@ -296,11 +329,9 @@ export class AttentionPlayground extends LitElement {
    *  has its own place in its queue); null when a newer spec of this element replaced it. */
   private run(spec: Spec, then: (result: Json | null) => void) {
     const core = this.core!;
-    const here = () => core.trace(spec) as Json;
-    const work = core.work(spec);
-    this.busy = 'cells' in work && work.cells >= BACKGROUND_CELLS;  // a refused spec is refused at once
-    if (!this.busy) return then(here());
-    background(core).run(spec, this).catch(here).then(then);
+    this.busy = large(core, spec);
+    if (!this.busy) return then(core.trace(spec) as Json);
+    traceOf(core, spec, this).then((t) => then(t as Json | null));
   }
 
   private show(wanted: Spec, spec: Spec, result: Json, refusal: { field: string; message: string } | null, refused: string[]) {
@@ -324,7 +355,7 @@ export class AttentionPlayground extends LitElement {
       clearTimeout(this.hashTimer);
       const seen = location.hash;
       this.hashTimer = setTimeout(() => {
-        const hash = toHash(this.state, this.overrides);
+        const hash = this.hashOf();
         if (location.hash === seen && location.hash.slice(1) !== hash) history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
       }, 150);
     }
@@ -506,11 +537,11 @@ export class AttentionPlayground extends LitElement {
       // No hosted playground named: a link to this page, under this element's name, which it
       // reads back; the page's own hash (a slide deck's #/3) stays as it is.
       const url = new URL(location.href);
-      url.hash = withScope(location.hash, this.scope(), toHash(this.state, this.overrides, SETTINGS, this.attributeReading()));
+      url.hash = withScope(location.hash, this.scope(), this.hashOf(this.attributeReading()));
       return url.href;
     }
     const url = new URL(shareURL.url ?? location.href.split('#')[0]);
-    url.hash = toHash(this.state, this.overrides);
+    url.hash = this.hashOf();
     return url.href;
   }
 
@@ -644,6 +675,24 @@ export class AttentionPlayground extends LitElement {
   }
 
 
+  /** The worked examples: a row of buttons, or on a phone-wide element one labelled list, so
+   *  that none is hidden off the right edge of the screen. */
+  private presetPicker() {
+    if (this.narrow) {
+      const pick = (e: Event) => {
+        const p = PRESETS.find((x) => x.id === (e.target as HTMLSelectElement).value);
+        (e.target as HTMLSelectElement).value = '';
+        if (p) this.applyPreset(p);
+      };
+      return html`<label class="presets picker" part="presets">Worked examples
+        <select data-action="preset" @change=${pick}><option value="">choose one…</option>
+          ${PRESETS.map((p) => html`<option value=${p.id}>${p.label}</option>`)}</select></label>`;
+    }
+    return html`<nav class="presets" part="presets" aria-label="Worked examples">
+      ${PRESETS.map((p) => html`<button class="preset" data-preset=${p.id} @click=${() => this.applyPreset(p)}>${p.label}</button>`)}
+    </nav>`;
+  }
+
   /** On a narrow element the results come first: the sentence stays, the rest folds away. */
   private folded(shown: SettingDef[]) {
     const rest = shown.filter((d) => d.key !== 'sentence');
@@ -675,7 +724,7 @@ export class AttentionPlayground extends LitElement {
     return html`<div class="matrix">
       <ap-heatmap key=${key} .label=${opts.label ?? key} .matrix=${matrix} .head=${opts.head ?? 0} .caption=${opts.caption ?? ''}
         .rows=${opts.rows ?? tokens} .cols=${opts.cols ?? []} .masked=${opts.masked} .scale=${scale} .selected=${sel} .lit=${lit}
-        ?editable=${EDITABLE.has(key)} ?clickable=${['scores', 'weights', 'output'].includes(key)} ?highlight=${this.highlighted.includes(key)}></ap-heatmap>
+        .relative=${this.relative === true} ?editable=${EDITABLE.has(key)} ?clickable=${['scores', 'weights', 'output'].includes(key)} ?highlight=${this.highlighted.includes(key)}></ap-heatmap>
       ${this.exportMenu((f, e) => this.exportMatrix(f, {
         label: opts.label ?? key, matrix, rows: opts.rows ?? tokens, cols: opts.cols ?? [],
         scale, relative: relative(e), masked: opts.masked,
@@ -724,10 +773,10 @@ export class AttentionPlayground extends LitElement {
     switch (key) {
       case 'scores': return this.perHead('scores', t.scores, { cols: keys, masked: t.mask });
       case 'raw_scores': return this.rawScores();
-      case 'weights': return this.perHead('weights', t.weights, { cols: keys, masked: t.mask });
+      case 'weights': return html`${this.uniformHint(t)}${this.perHead('weights', t.weights, { cols: keys, masked: t.mask })}`;
       case 'heads': return this.perHead('heads', t.heads);
-      case 'decode': return html`<ap-decode-stepper .trace=${t}></ap-decode-stepper>`;
-      case 'online': return html`<ap-online-stepper .trace=${t}></ap-online-stepper>`;
+      case 'decode': return html`<ap-decode-stepper .trace=${t} .start=${this.stepAt}></ap-decode-stepper>`;
+      case 'online': return html`<ap-online-stepper .trace=${t} .start=${this.stepAt}></ap-online-stepper>`;
       case 'mask': return t.mask ? this.heatmap('mask', t.mask, { cols: tokens, caption: '1 = visible, 0 = masked' })
         : this.heatmap('mask', this.derived(t).visible, { cols: keys, label: 'mask: none', caption: 'every token sees every token (all 1)' });
       case 'arcs': return html`<div class="matrix"><div class="arcs-title">arcs (hover a token)</div><ap-arcs .tokens=${tokens} .weights=${t.weights}></ap-arcs>
@@ -765,6 +814,15 @@ export class AttentionPlayground extends LitElement {
       this.derivedFor = { trace: t, value: { raw, factor, visible: t.mask ? [] : Array.from({ length: n }, () => ones) } };
     }
     return this.derivedFor.value;
+  }
+
+  /** Where the weights are near-uniform (a random model's are: every row's largest under 0.5),
+   *  0 to 1 paints them all one dark colour: said right there, with the view that shows their
+   *  ranking one click away. */
+  private uniformHint(t: Json): unknown {
+    if (this.relative !== null || !nearUniform(t.weights as Matrix[], t.mask as Matrix | undefined)) return nothing;
+    return html`<p class="hint uniform">These weights are nearly uniform (each row’s largest is under 0.5), so on 0 to 1 they look alike.
+      <button class="small" data-action="relative-all" @click=${() => (this.relative = true)}>colour each row by its own largest</button></p>`;
   }
 
   /** The Score step's matrix: q·k (or the general or additive score) before it is scaled. */
@@ -865,7 +923,8 @@ export class AttentionPlayground extends LitElement {
       <h2>Follow one token</h2>
       <p class="about">${this.view === 'flow' ? 'One query’s path through one head, with the real numbers: pick a token to follow.'
         : 'One query’s path through one head, with the numbers of the steps above: pick a token here, in the tokens at the top, or by its row’s label in any matrix.'}</p>
-      <ap-flow .trace=${this.trace} .token=${this.focusToken} ?eager=${this.view === 'flow'} @focus-token=${(e: CustomEvent) => this.follow(e.detail.index)}></ap-flow>
+      <ap-flow .trace=${this.trace} .token=${this.focusToken} .head=${this.focusHead} ?eager=${this.view === 'flow'}
+        @focus-token=${(e: CustomEvent) => this.follow(e.detail.index)} @focus-head=${(e: CustomEvent) => (this.focusHead = e.detail.index)}></ap-flow>
     </section>`;
   }
 
@@ -904,13 +963,12 @@ export class AttentionPlayground extends LitElement {
     return html`<slot name=${this.trace || this.loadError ? 'none' : 'first-screen'}><div class="frame">
       ${header ? html`<div class="header" part="header">
         ${title ? html`<div class="title" part="title" role="heading" aria-level="2">Attention Playground</div>` : nothing}
-        ${presets ? html`<nav class="presets" part="presets" aria-label="Worked examples">
-          ${PRESETS.map((p) => html`<button class="preset" data-preset=${p.id} @click=${() => this.applyPreset(p)}>${p.label}</button>`)}
-        </nav>` : nothing}${toolbar}
+        ${presets ? this.presetPicker() : nothing}${toolbar}
       </div>` : nothing}
       <div class="layout ${controls.length ? '' : 'bare'} ${page ? 'page' : ''}">
         ${controls.length ? html`<div class="controls" part="controls" role="group" aria-label="Settings">${controls}</div>` : nothing}
-        <div class="views" part="view" @cell-select=${this.onCellSelect} @cell-edit=${this.onCellEdit} @click=${this.onRowLabel}>
+        <div class="views" part="view" @relative-change=${(e: CustomEvent) => (this.relative = e.detail.relative)}
+          @step-change=${(e: CustomEvent) => (this.stepAt = e.detail.at)} @cell-select=${this.onCellSelect} @cell-edit=${this.onCellEdit} @click=${this.onRowLabel}>
           ${header ? nothing : toolbar}
           ${this.note ? html`<p class="note" role="status">${this.note}${this.offerSpec
             ? html` <button class="small" data-action="download-spec" @click=${this.downloadSpec}>Download spec.json</button>` : nothing}</p>` : nothing}
@@ -938,11 +996,10 @@ export class AttentionPlayground extends LitElement {
        frame is the container its layout asks about. */
     .frame { container-type: inline-size; }
     .presets { display: flex; flex-wrap: wrap; gap: 0.4rem; }
-    /* On a phone the examples scroll sideways in one row, so the results stay on the first screen. */
-    @container (width < 760px) {
-      .presets { flex-wrap: nowrap; overflow-x: auto; max-width: 100%; padding-bottom: 3px; scrollbar-width: thin; }
-      .preset { flex: none; white-space: nowrap; }
-    }
+    /* On a phone the examples are one labelled list, so the results stay on the first screen. */
+    .presets.picker { display: flex; align-items: center; gap: 0.5rem; font-size: 0.85rem; font-weight: 600; }
+    .presets.picker select { font: inherit; font-weight: 400; min-width: 0; flex: 1; max-width: 20rem; padding: 0.2rem 0.3rem;
+      color: var(--ap-fg); background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 6px; }
     .layout { display: grid; grid-template-columns: 260px minmax(0, 1fr); }
     .layout.page { min-height: calc(100vh - 60px); }  /* the full-window page; an embedded element is as tall as what it shows */
     .controls { padding: 0.8rem 1rem; border-right: 1px solid var(--ap-line); display: flex; flex-direction: column; gap: 0.55rem; }

@@ -31,6 +31,8 @@ export class Stepper implements ReactiveController {
     if (at === this.at) return;
     this.at = at;
     this.host.requestUpdate();
+    // said to the element that shows the stepper, which puts the step in its links
+    (this.host as unknown as EventTarget).dispatchEvent?.(new CustomEvent('step-change', { detail: { at }, bubbles: true, composed: true }));
   }
 
   next() { this.go(this.at + 1); }

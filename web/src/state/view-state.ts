@@ -1,0 +1,47 @@
+// What the reader is looking at, besides the settings: the token followed, the head, whether
+// weights are coloured row by row, and a stepper's step. A Share link carries it, so the link
+// opens on the same view; it lives in the hash after the settings, and only where it differs
+// from the defaults.
+export interface ViewState {
+  focus: number;            // the token followed, from 0
+  head: number;             // the head followed, from 0
+  relative: boolean | null; // weights coloured row by row; null: as the weights call for
+  step: number;             // the decode or online stepper's step, from 0
+}
+
+export const VIEW_DEFAULTS: ViewState = { focus: 0, head: 0, relative: null, step: 0 };
+const WHOLE = /^\d{1,6}$/;
+
+/** The view's keys taken out of a hash: the rest (the settings), the view, and what was not
+ *  understood (named, as the settings' problems are). */
+export function splitView(hash: string): { rest: string; view: ViewState; problems: string[] } {
+  const view = { ...VIEW_DEFAULTS }, problems: string[] = [];
+  let params: URLSearchParams;
+  try {
+    params = new URLSearchParams(hash.replace(/^#/, ''));
+  } catch {
+    return { rest: hash, view, problems };
+  }
+  for (const key of ['focus', 'head', 'step'] as const) {
+    const text = params.get(key);
+    if (text === null) continue;
+    if (WHOLE.test(text)) view[key] = Number(text);
+    else problems.push(`${key}="${text.slice(0, 40)}" is not valid`);
+    params.delete(key);
+  }
+  const relative = params.get('relative');
+  if (relative !== null) {
+    if (relative === '1' || relative === '0') view.relative = relative === '1';
+    else problems.push(`relative="${relative.slice(0, 40)}" is not valid`);
+    params.delete('relative');
+  }
+  return { rest: params.toString(), view, problems };
+}
+
+/** The view as hash parameters (no '#'), only what differs from the defaults. */
+export function viewHash(view: ViewState): string {
+  const params = new URLSearchParams();
+  for (const key of ['focus', 'head', 'step'] as const) if (view[key] !== VIEW_DEFAULTS[key]) params.set(key, String(view[key]));
+  if (view.relative !== null) params.set('relative', view.relative ? '1' : '0');
+  return params.toString();
+}
