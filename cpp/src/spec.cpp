@@ -394,13 +394,14 @@ Result<Spec> parse_spec(const json& j) {
     s.d_k = dk;
   } else if (ed) {
     s.d_k = s.d_model;
-  } else if (s.W_q || s.W_k) {  // infer the head width from an explicit projection
-    const long cols = (s.W_q ? s.W_q : s.W_k)->cols(), per = s.W_q ? s.heads : s.kv_heads;
-    if (cols % per != 0) {
-      return error_at(s.W_q ? "W_q" : "W_k", "has " + std::to_string(cols) + " columns, not a multiple of " +
-                                                 (s.W_q ? "heads" : "kv_heads") + " (" + std::to_string(per) + ")");
+  } else if (s.W_q) {
+    // The query projection is the one matrix whose width is heads*d_k for every kv_heads, so it
+    // alone may set the head width; W_k (kv_heads*d_k) is then checked against it, never read for it.
+    const long cols = s.W_q->cols();
+    if (cols % s.heads != 0) {
+      return error_at("W_q", "has " + std::to_string(cols) + " columns, not a multiple of heads (" + std::to_string(s.heads) + ")");
     }
-    s.d_k = cols / per;
+    s.d_k = cols / s.heads;
   } else {
     if (s.d_model % s.heads != 0) {
       return error_at("heads", std::to_string(s.heads) + " heads do not divide d_model " + std::to_string(s.d_model) +
