@@ -598,12 +598,23 @@ Work work_of(const Spec& s) {
   const bool w_o = h > 1 || s.W_o.has_value();
   const auto z = [](long v) { return static_cast<std::size_t>(v); };
   const std::size_t pairs = (ed ? 1 : z(n) * z(h)) * z(m);  // self: n x m per head; encoder-decoder: 1 x m
-  const std::size_t per_pair = 2 + (s.score == ScoreKind::additive ? z(da) : 0) + (s.positional == Positional::alibi ? 1 : 0);
   const std::size_t mask = s.mask == MaskKind::none ? 0 : z(n) * z(m);
-  // Decode keeps the cache after every step: about n^2 / 2 rows of every key/value head.
-  const std::size_t decode = s.decode ? z(n) * z(n + 1) / 2 * (z(kvh) * z(dk + dv) + z(2 * h)) : 0;
+  const std::size_t alibi = s.positional == Positional::alibi ? 1 : 0, hidden = s.score == ScoreKind::additive ? z(da) : 0;
+  const std::size_t per_pair = 2 + hidden + alibi;
+  const std::size_t width = w_o ? z(d) : z(h) * z(dv);  // an output row
+  // Decode (self mode, m = n): step t works over its t+1 keys, n(n+1)/2 in all. Per key: the copy
+  // of both caches the step keeps; per query head, its score and weight, the copy of its
+  // key/value head's keys that scoring reads, ALiBi's bias and additive scoring's hidden layer;
+  // the visible row. Per step: the new token, its projections and its output row. Once: the
+  // caches and the visibility matrix.
+  const std::size_t step_keys = z(n) * z(n + 1) / 2;
+  const std::size_t decode = !s.decode ? 0
+      : step_keys * (z(kvh) * z(dk + dv) + 1 + z(h) * (2 + z(dk) + alibi + hidden)) +
+        z(n) * (z(d) + z(h) * z(dk) + 2 * z(kvh) * z(dk + dv) + z(h) * z(dv) + width) + z(n) * z(n);
+  // The online softmax, per head: each block keeps m, l and the rescale (one number per query
+  // row) and o (n, d_v); every visible logit is exponentiated once; the head's values are copied.
   const std::size_t blocks = s.online_block > 0 ? (z(m) + z(s.online_block) - 1) / z(s.online_block) : 0;
-  const std::size_t online = z(h) * blocks * z(n) * z(dv + 3);
+  const std::size_t online = blocks == 0 ? 0 : z(h) * (blocks * z(n) * z(dv + 3) + z(n) * z(m) + z(m) * z(dv));
   const std::size_t by_token = ed ? z(n) * z(d) * 2
                                   : z(n) * (z(d) * 6 + z(h) * z(2 * dk + 2 * dv)) + (m != n ? z(m) * z(d) * 2 : 0) +
                                         (s.positional == Positional::rope ? z(n + m) * z(dk) * z(h + 1) : 0);
