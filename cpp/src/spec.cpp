@@ -588,7 +588,7 @@ Result<Spec> parse_spec(const json& j) {
 
 
 Work work_of(const Spec& s) {
-  // Counted: the numbers of the trace (scores and weights per head, the mask, the matrices with
+  // Counted: the numbers of the trace (scores, weights and raw scores per head, the mask, the matrices with
   // a row per token, the weights, the rotations, biases, decode steps and online blocks) and
   // additive scoring's hidden layer, which is computed but not kept.
   const bool ed = s.mode == Mode::encoder_decoder;
@@ -600,7 +600,8 @@ Work work_of(const Spec& s) {
   const std::size_t pairs = (ed ? 1 : z(n) * z(h)) * z(m);  // self: n x m per head; encoder-decoder: 1 x m
   const std::size_t mask = s.mask == MaskKind::none ? 0 : z(n) * z(m);
   const std::size_t alibi = s.positional == Positional::alibi ? 1 : 0, hidden = s.score == ScoreKind::additive ? z(da) : 0;
-  const std::size_t per_pair = 2 + hidden + alibi;
+  const std::size_t raw = s.positional == Positional::alibi || s.softcap ? 1 : 0;  // raw_scores, kept beside the scores
+  const std::size_t per_pair = 2 + hidden + alibi + raw;
   const std::size_t width = w_o ? z(d) : z(h) * z(dv);  // an output row
   // Decode (self mode, m = n): step t works over its t+1 keys, n(n+1)/2 in all. Per key: the copy
   // of both caches the step keeps; per query head, its score and weight, the copy of its

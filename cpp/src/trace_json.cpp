@@ -108,6 +108,7 @@ json self_json(const Spec& s, const SelfTrace<double>& t, const Numbers& out) {
   }
   j["scale"] = t.scale;
   if (s.mask != MaskKind::none) j["mask"] = out.matrix(t.mask);
+  if (!t.raw_scores.empty()) j["raw_scores"] = out.stack(t.raw_scores);
   j["scores"] = out.stack(t.scores);
   j["weights"] = out.stack(t.weights);
   j["heads"] = out.stack(t.heads);

@@ -62,6 +62,7 @@ export interface SelfTrace {
   rope_angles?: Matrix;              // positional rope: position x pair, radians
   alibi_slopes?: number[];           // positional alibi: one slope per head
   bias?: Matrix[];                   // positional alibi: heads x n x n, −m_h |i − j|
+  raw_scores?: Matrix[];             // positional alibi or a softcap: heads x n x m, score(q, k) before scale, bias, cap and temperature
   kv_group: number[];                // the key/value head each query head reads
   source_tokens?: string[];          // mode cross: the source; K and V have a row per source token
   X_source?: Matrix;                 // mode cross: m x d_model
