@@ -249,7 +249,11 @@ Error shape_error(const std::string& key, const Matrix& m, long rows, long cols,
 
 }  // namespace
 
-Result<Spec> parse_spec(const json& j) {
+namespace {
+
+// Every check of a spec; the work limit only when `bounded` (a caller that draws the parameters
+// and runs nothing has no attention to bound).
+Result<Spec> parse(const json& j, bool bounded) {
   if (!j.is_object()) return error_at("", "the spec must be a JSON object, got " + show(j));
   if (auto bad = json_read::unknown_key(j, settings(), "spec", " (see `attention-cli --help` for the keys)")) return *bad;
   Spec s;
@@ -575,6 +579,7 @@ Result<Spec> parse_spec(const json& j) {
   }
 
   // Bounded work: every spec is measured against the limit before any arithmetic.
+  if (!bounded) return s;
   const Work work = work_of(s);
   const std::size_t cells = work.cells();
   if (cells > limits::max_trace_cells) {
@@ -586,6 +591,11 @@ Result<Spec> parse_spec(const json& j) {
   return s;
 }
 
+}  // namespace
+
+Result<Spec> parse_spec(const json& j) { return parse(j, true); }
+
+Result<Spec> parse_spec_unbounded(const json& j) { return parse(j, false); }
 
 Work work_of(const Spec& s) {
   // Counted: the numbers of the trace (scores, weights and raw scores per head, the mask, the matrices with
