@@ -74,6 +74,9 @@ std::string random_matrix(const std::string& request) {
   return text(json{{"values", attention::matrix_json(m)}});
 }
 
+// spec -> {"tokens", "X", "W_q", ...}: the drawn parameters alone, no attention run.
+std::string parameters(const std::string& spec) { return text(attention::parameters_text(spec)); }
+
 std::string derive(const std::string& request) { return text(attention::derive_text(request)); }
 
 // spec -> {"cells": N}: the work a spec takes, counted as for the size limit, so that the page
@@ -115,6 +118,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("numpy", &numpy);
   emscripten::function("random", &random_matrix);
   emscripten::function("derive", &derive);
+  emscripten::function("parameters", &parameters);
   emscripten::function("work", &work);
   emscripten::function("settings", &settings);
   emscripten::function("entropy", &entropy);

@@ -29,4 +29,10 @@ Matrix alibi_bias(double slope, long n, long m) {
   return b;
 }
 
+Matrix alibi_bias_row(double slope, long i, long m) {
+  Matrix b(1, m);
+  for (long j = 0; j < m; ++j) b(0, j) = -slope * static_cast<double>(std::labs(i - j));
+  return b;
+}
+
 }  // namespace attention

@@ -14,6 +14,8 @@ double effective_scale(const Spec& s) {
   return s.score == ScoreKind::scaled_dot ? 1.0 / std::sqrt(static_cast<double>(s.d_k)) : 1.0;
 }
 
+bool keeps_raw_scores(const Spec& s) { return s.positional == Positional::alibi || s.softcap.has_value(); }
+
 Matrix sinusoidal_encoding(long n, long d) {
   Matrix pe(n, d);
   for (long pos = 0; pos < n; ++pos) {
@@ -170,6 +172,7 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
     if (i == 0) t.empty_rows = empty;
     MatrixT<T> head = w * t.V.middleCols(g * dv, dv);
     t.concat.middleCols(i * dv, dv) = head;
+    if (keeps_raw_scores(s)) t.raw_scores.push_back(raw);
     t.scores.push_back(std::move(scores));
     t.weights.push_back(std::move(w));
     t.heads.push_back(std::move(head));

@@ -16,7 +16,9 @@ Result<Decode> run_decode(const Spec& s, const Parameters& p) {
   const Matrix positions = s.positional == Positional::sinusoidal ? sinusoidal_encoding(n, d) : Matrix();
   const std::vector<double> slopes = s.positional == Positional::alibi ? alibi_slopes(h) : std::vector<double>();
   const Matrix visible_all = visibility<double>(s, n, n);  // (n, n): row t is what step t may see
-  Matrix k_cache(0, kvh * dk), v_cache(0, kvh * dv);
+  // The caches hold every row from the start, so a step appends without copying what is there;
+  // what a step keeps is its copy of the rows so far (the trace shows the cache at each step).
+  Matrix k_cache(n, kvh * dk), v_cache(n, kvh * dv);
   const auto u = [](long v) { return static_cast<std::uint64_t>(v); };
   for (long t = 0; t < n; ++t) {
     Matrix x = p.X.row(t);  // (1, d): only the new token
@@ -26,10 +28,10 @@ Result<Decode> run_decode(const Spec& s, const Parameters& p) {
       q = rope_rotate<double>(q, dk, s.rope_base, s.rope_style, t);
       k = rope_rotate<double>(k, dk, s.rope_base, s.rope_style, t);
     }
-    k_cache.conservativeResize(t + 1, Eigen::NoChange);
-    v_cache.conservativeResize(t + 1, Eigen::NoChange);
     k_cache.row(t) = k;
     v_cache.row(t) = v;
+    const auto keys = k_cache.topRows(t + 1);    // (t+1, kvh*d_k)
+    const auto values = v_cache.topRows(t + 1);  // (t+1, kvh*d_v)
 
     DecodeStep step;
     step.t = t;
@@ -39,19 +41,19 @@ Result<Decode> run_decode(const Spec& s, const Parameters& p) {
     Matrix concat(1, h * dv);
     for (long i = 0; i < h; ++i) {
       const long g = i / group;
-      const Matrix raw = score_matrix<double>(s, p, q.middleCols(i * dk, dk), k_cache.middleCols(g * dk, dk));  // (1, t+1)
-      Matrix bias;
-      if (!slopes.empty()) bias = alibi_bias(slopes[static_cast<std::size_t>(i)], n, t + 1).row(t);
+      const Matrix raw = score_matrix<double>(s, p, q.middleCols(i * dk, dk), keys.middleCols(g * dk, dk));  // (1, t+1)
+      // Only query t's row of the bias: -m_h |t - j| for the t+1 keys so far.
+      const Matrix bias = slopes.empty() ? Matrix() : alibi_bias_row(slopes[static_cast<std::size_t>(i)], t, t + 1);
       const Matrix logits = logits_of<double>(s, raw, bias);
       if (!logits.allFinite()) return error_at("X", "the scores overflow while decoding; use smaller values");
       const Matrix w = s.hard ? hardmax_rows<double>(logits, visible, nullptr) : softmax_rows<double>(logits, visible, nullptr);
       step.scores.row(i) = logits;
       step.weights.row(i) = w;
-      concat.middleCols(i * dv, dv) = w * v_cache.middleCols(g * dv, dv);
+      concat.middleCols(i * dv, dv) = w * values.middleCols(g * dv, dv);
     }
     step.output = p.W_o ? Matrix(concat * *p.W_o) : concat;
-    step.k_cache = k_cache;
-    step.v_cache = v_cache;
+    step.k_cache = keys;
+    step.v_cache = values;
     out.steps.push_back(std::move(step));
 
     // Multiply-adds of this step: the projections, every query head over t+1 keys, W_o.

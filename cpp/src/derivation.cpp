@@ -1,10 +1,15 @@
 #include "attention/derivation.hpp"
 
 #include <cmath>
+#include <map>
+#include <utility>
 
+#include "attention/alibi.hpp"
 #include "attention/attention.hpp"
 #include "attention/encoder_decoder.hpp"
 #include "attention/json_read.hpp"
+#include "attention/rope.hpp"
+#include "attention/softmax.hpp"
 
 namespace attention {
 
@@ -90,6 +95,87 @@ Error out_of_range(const std::string& what, long v, long n) {
 
 }  // namespace
 
+namespace {
+
+// What one query row of one head is made of: the only part of a trace a clicked cell needs. A
+// whole trace at 512 tokens is every head's n x m scores, and the decode steps and online blocks
+// beside them; a cell reads one query row and the keys and values of its head's group. The
+// numbers are made as the trace makes them (the same products of the same rows and columns).
+struct HeadRow {
+  long kv_head = 0;
+  Matrix q_plain, q;  // (1, d_k): the query row, before and after rope (the same without rope)
+  Matrix K_plain, K;  // (m, d_k): the keys of the head's key/value group, before and after rope
+  Matrix V;           // (m, d_v)
+  Matrix bias;        // (1, m): ALiBi's, or empty
+  Matrix logits;      // (1, m): the trace's scores row
+  Matrix weights;     // (1, m)
+};
+
+class CellRows {
+ public:
+  CellRows(const Spec& s, long row) : s_(s), row_(row), p_(draw_parameters(s)) {
+    const bool cross = s.mode == Mode::cross;
+    const long n = static_cast<long>(s.tokens.size()), d = s.d_model;
+    const long m = cross ? static_cast<long>(s.source_tokens.size()) : n;
+    x_ = p_.X.row(row);                              // (1, d)
+    source_ = cross ? p_.X_source : p_.X;            // (m, d)
+    if (s.positional == Positional::sinusoidal) {    // the encoding's rows do not depend on n
+      x_ += sinusoidal_encoding(row + 1, d).row(row);
+      source_ += sinusoidal_encoding(m, d);
+    }
+    visible_ = visibility<double>(s, n, m);
+    if (visible_.size()) visible_ = Matrix(visible_.row(row));  // (1, m)
+    if (s.positional == Positional::alibi) slopes_ = alibi_slopes(s.heads);
+  }
+
+  const Parameters& parameters() const { return p_; }
+
+  Result<HeadRow> head(long i) {
+    const long dk = s_.d_k, dv = s_.d_v, g = i / (s_.heads / s_.kv_heads);
+    HeadRow r;
+    r.kv_head = g;
+    r.q_plain = x_ * p_.W_q->middleCols(i * dk, dk);  // (1, d_k)
+    if (!group_keys_.count(g)) {
+      Matrix k = source_ * p_.W_k->middleCols(g * dk, dk), v = source_ * p_.W_v->middleCols(g * dv, dv);
+      group_keys_[g] = {std::move(k), std::move(v)};
+    }
+    r.K_plain = group_keys_[g].first;
+    r.V = group_keys_[g].second;
+    for (const Matrix* x : {&x_, &source_, &r.q_plain, &r.K_plain, &r.V}) {
+      if (!x->allFinite()) return error_at("X", "the projections Q, K, V overflow; use smaller values in X or the weights");
+    }
+    r.q = r.q_plain;
+    r.K = r.K_plain;
+    if (s_.positional == Positional::rope) {
+      r.q = rope_rotate<double>(r.q_plain, dk, s_.rope_base, s_.rope_style, row_);
+      r.K = rope_rotate<double>(r.K_plain, dk, s_.rope_base, s_.rope_style);
+    }
+    const Matrix raw = score_matrix<double>(s_, p_, r.q, r.K);  // (1, m)
+    if (!slopes_.empty()) r.bias = alibi_bias_row(slopes_[static_cast<std::size_t>(i)], row_, raw.cols());
+    r.logits = logits_of<double>(s_, raw, r.bias);
+    if (!r.logits.allFinite()) {
+      return error_at(score_overflow_field(s_, raw.allFinite()), "the scores of head " + std::to_string(i + 1) +
+                              " overflow; use smaller values, a smaller scale or a higher temperature");
+    }
+    r.weights = s_.hard ? hardmax_rows<double>(r.logits, visible_, nullptr) : softmax_rows<double>(r.logits, visible_, nullptr);
+    return r;
+  }
+
+  bool visible(long j) const { return visible_.size() == 0 || visible_(0, j) != 0.0; }
+
+ private:
+  const Spec& s_;
+  long row_;
+  Parameters p_;
+  Matrix x_;        // (1, d): the query's input row, with its positional encoding
+  Matrix source_;   // (m, d): what keys and values come from
+  Matrix visible_;  // (1, m), or empty for no mask
+  std::vector<double> slopes_;
+  std::map<long, std::pair<Matrix, Matrix>> group_keys_;  // key/value head -> its K (m, d_k), V (m, d_v)
+};
+
+}  // namespace
+
 Result<json> derive(const Spec& s, const std::string& matrix, long head, long row, long col) {
   if (matrix != "scores" && matrix != "weights" && matrix != "output") {
     return error_at("matrix", "must be scores, weights or output, got \"" + matrix + "\"");
@@ -97,7 +183,7 @@ Result<json> derive(const Spec& s, const std::string& matrix, long head, long ro
   const long n = static_cast<long>(s.tokens.size());
   json d{{"matrix", matrix}, {"head", head}, {"row", row}, {"col", col}};
 
-  if (s.mode == Mode::encoder_decoder) {
+  if (s.mode == Mode::encoder_decoder) {  // one query: the whole computation is one row already
     if (matrix == "output") return error_at("matrix", "encoder_decoder derivations cover scores and weights");
     if (col < 0 || col >= n) return out_of_range("col", col, n);
     const auto t = run_encoder_decoder<double>(s);
@@ -116,72 +202,79 @@ Result<json> derive(const Spec& s, const std::string& matrix, long head, long ro
 
   if (head < 0 || head >= s.heads) return out_of_range("head", head, s.heads);
   if (row < 0 || row >= n) return out_of_range("row", row, n);
-  const auto run = run_self<double>(s);
-  if (!run) return run.error();
-  const SelfTrace<double>& t = run.value();
-  const Parameters& p = t.parameters;
   const std::vector<std::string>& keys = s.mode == Mode::cross ? s.source_tokens : s.tokens;
   const long m = static_cast<long>(keys.size());
+  const long width = s.heads > 1 || s.W_o ? s.d_model : s.heads * s.d_v;  // an output row
+  if (matrix == "output" ? col < 0 || col >= width : col < 0 || col >= m) return out_of_range("col", col, matrix == "output" ? width : m);
+  CellRows cell(s, row);
+  const Parameters& p = cell.parameters();
   d["query_token"] = s.tokens[static_cast<std::size_t>(row)];
 
   if (matrix == "output") {
-    const long width = t.output.cols();
-    if (col < 0 || col >= width) return out_of_range("col", col, width);
     json terms = json::array();
-    if (p.W_o) {  // output = concat W_o
-      for (long k = 0; k < t.concat.cols(); ++k) {
-        terms.push_back({{"concat", t.concat(row, k)}, {"W_o", (*p.W_o)(k, col)}, {"product", t.concat(row, k) * (*p.W_o)(k, col)}});
+    double value = 0;
+    if (p.W_o) {  // output = concat W_o: the query's row of every head
+      Matrix concat(1, s.heads * s.d_v);
+      for (long i = 0; i < s.heads; ++i) {
+        ATTENTION_TRY(r, cell.head(i));
+        concat.middleCols(i * s.d_v, s.d_v) = r.weights * r.V;
+      }
+      const Matrix out = concat * p.W_o->col(col);  // (1, 1)
+      if (!concat.allFinite() || !out.allFinite()) return error_at("X", "the attention output overflows; use smaller values");
+      for (long k = 0; k < concat.cols(); ++k) {
+        terms.push_back({{"concat", concat(0, k)}, {"W_o", (*p.W_o)(k, col)}, {"product", concat(0, k) * (*p.W_o)(k, col)}});
       }
       d["via"] = "W_o";
-    } else {      // output = weights V
+      value = out(0, 0);
+    } else {      // output = weights V, one head
+      ATTENTION_TRY(r, cell.head(0));
+      const Matrix out = r.weights * r.V.col(col);  // (1, 1)
+      if (!out.allFinite()) return error_at("X", "the attention output overflows; use smaller values");
       for (long j = 0; j < m; ++j) {
-        terms.push_back({{"token", keys[static_cast<std::size_t>(j)]}, {"weight", t.weights[0](row, j)},
-                         {"v", t.V(j, col)}, {"product", t.weights[0](row, j) * t.V(j, col)}});
+        terms.push_back({{"token", keys[static_cast<std::size_t>(j)]}, {"weight", r.weights(0, j)},
+                         {"v", r.V(j, col)}, {"product", r.weights(0, j) * r.V(j, col)}});
       }
       d["via"] = "weights";
+      value = out(0, 0);
     }
     d["terms"] = terms;
-    d["value"] = t.output(row, col);
+    d["value"] = value;
     return d;
   }
 
-  if (col < 0 || col >= m) return out_of_range("col", col, m);
   d["key_token"] = keys[static_cast<std::size_t>(col)];
-  const double factor = t.scale / s.temperature;
+  ATTENTION_TRY(r, cell.head(head));
+  const double scale = effective_scale(s), factor = scale / s.temperature;
   // The rows the score is made of: rotated with rope, and the key from the head's key/value group.
-  const long g = t.kv_group[static_cast<std::size_t>(head)];
-  const Matrix q = (t.Q_rope ? *t.Q_rope : t.Q).block(row, head * s.d_k, 1, s.d_k);
-  const Matrix k = (t.K_rope ? *t.K_rope : t.K).block(col, g * s.d_k, 1, s.d_k);
-  d["score"] = score_terms(s, p, q, k, factor);
-  d["kv_head"] = g;
-  if (t.Q_rope) {
+  d["score"] = score_terms(s, p, r.q, r.K.row(col), factor);
+  d["kv_head"] = r.kv_head;
+  if (s.positional == Positional::rope) {
     const auto row_of = [](const Matrix& x) { return std::vector<double>(x.data(), x.data() + x.size()); };
-    d["rope"] = {{"q", row_of(t.Q.block(row, head * s.d_k, 1, s.d_k))}, {"k", row_of(t.K.block(col, g * s.d_k, 1, s.d_k))},
-                 {"q_position", row}, {"k_position", col}};
+    d["rope"] = {{"q", row_of(r.q_plain)}, {"k", row_of(r.K_plain.row(col))}, {"q_position", row}, {"k_position", col}};
   }
   // With a bias or a cap the logit is softcap(raw * scale + bias) / temperature, said term by term.
-  if (!t.bias.empty() || s.softcap) {
+  if (r.bias.size() || s.softcap) {
     const double raw = d["score"]["raw"];
-    const double bias = t.bias.empty() ? 0.0 : t.bias[static_cast<std::size_t>(head)](row, col);
-    const double before_cap = raw * t.scale + bias;
-    d["score"]["scale"] = t.scale;
+    const double bias = r.bias.size() ? r.bias(0, col) : 0.0;
+    const double before_cap = raw * scale + bias;
+    d["score"]["scale"] = scale;
     d["score"]["temperature"] = s.temperature;
-    if (!t.bias.empty()) d["score"]["bias"] = bias;
+    if (r.bias.size()) d["score"]["bias"] = bias;
     if (s.softcap) {
       d["score"]["softcap"] = *s.softcap;
       d["score"]["before_cap"] = before_cap;
     }
   }
-  d["score"]["value"] = t.scores[static_cast<std::size_t>(head)](row, col);  // exactly the trace's number
+  d["score"]["value"] = r.logits(0, col);  // the trace's number: its row, made the same way
   if (matrix == "weights") {
     std::vector<double> scores(static_cast<std::size_t>(m));
     std::vector<bool> visible(static_cast<std::size_t>(m));
     for (long j = 0; j < m; ++j) {
-      scores[static_cast<std::size_t>(j)] = t.scores[static_cast<std::size_t>(head)](row, j);
-      visible[static_cast<std::size_t>(j)] = t.mask.size() == 0 || t.mask(row, j) != 0.0;
+      scores[static_cast<std::size_t>(j)] = r.logits(0, j);
+      visible[static_cast<std::size_t>(j)] = cell.visible(j);
     }
     d["softmax"] = softmax_terms(s, scores, visible, col);
-    d["softmax"]["value"] = t.weights[static_cast<std::size_t>(head)](row, col);
+    d["softmax"]["value"] = r.weights(0, col);
   }
   return d;
 }

@@ -300,6 +300,8 @@ std::string numpy_program(const Spec& s) {
     }
     if (s.mask != MaskKind::none) o << "mask = visible.astype(float)\n";
     const std::string Q = rope ? "Q_rope" : "Q", K = rope ? "K_rope" : "K";
+    const bool keep_raw = keeps_raw_scores(s);
+    if (keep_raw) o << "raw_scores = np.zeros((heads, n, m))  # the score function alone: no multiple of the scores here\n";
     o << "scores = np.zeros((heads, n, m))\n"
       << "weights = np.zeros((heads, n, m))\n"
       << "heads_out = np.zeros((heads, n, d_v))\n"
@@ -308,7 +310,8 @@ std::string numpy_program(const Spec& s) {
       << "    q, k, v = " << Q << "[:, i*d_k:(i+1)*d_k], " << K << "[:, g*d_k:(g+1)*d_k], V[:, g*d_v:(g+1)*d_v]\n";
     Text raw;
     emit_scores(raw, s, "q", "k", false);
-    emit_logits(o, s, "    ", "scores[i]", raw.str(), "bias[i]");
+    if (keep_raw) o << "    raw_scores[i] = " << raw.str() << "\n";
+    emit_logits(o, s, "    ", "scores[i]", keep_raw ? "raw_scores[i]" : raw.str(), "bias[i]");
     emit_weights(o, s, "    ", "weights[i]", "scores[i]");
     o << "    heads_out[i] = weights[i] @ v\n"
       << "concat = np.concatenate(list(heads_out), axis=1)  # (n, heads*d_v)\n"

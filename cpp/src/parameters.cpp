@@ -42,6 +42,14 @@ std::vector<ParameterShape> parameter_shapes(const Spec& s) {
   return out;
 }
 
+std::size_t drawn_numbers(const Spec& s) {
+  const auto z = [](long v) { return static_cast<std::size_t>(v); };
+  std::size_t total = 0;
+  for (const auto& m : parameter_shapes(s)) total += z(m.rows) * z(m.cols);
+  const std::size_t rows = s.tokens.size() + s.source_tokens.size();  // the inputs' rows, and as many words at most
+  return total + 2 * rows * z(s.d_model);
+}
+
 namespace {
 
 Matrix draw(NumpyRandom& rng, const InitSpec& init, long rows, long cols) {

@@ -249,7 +249,11 @@ Error shape_error(const std::string& key, const Matrix& m, long rows, long cols,
 
 }  // namespace
 
-Result<Spec> parse_spec(const json& j) {
+namespace {
+
+// Every check of a spec; the work limit only when `bounded` (a caller that draws the parameters
+// and runs nothing has no attention to bound).
+Result<Spec> parse(const json& j, bool bounded) {
   if (!j.is_object()) return error_at("", "the spec must be a JSON object, got " + show(j));
   if (auto bad = json_read::unknown_key(j, settings(), "spec", " (see `attention-cli --help` for the keys)")) return *bad;
   Spec s;
@@ -394,13 +398,14 @@ Result<Spec> parse_spec(const json& j) {
     s.d_k = dk;
   } else if (ed) {
     s.d_k = s.d_model;
-  } else if (s.W_q || s.W_k) {  // infer the head width from an explicit projection
-    const long cols = (s.W_q ? s.W_q : s.W_k)->cols(), per = s.W_q ? s.heads : s.kv_heads;
-    if (cols % per != 0) {
-      return error_at(s.W_q ? "W_q" : "W_k", "has " + std::to_string(cols) + " columns, not a multiple of " +
-                                                 (s.W_q ? "heads" : "kv_heads") + " (" + std::to_string(per) + ")");
+  } else if (s.W_q) {
+    // The query projection is the one matrix whose width is heads*d_k for every kv_heads, so it
+    // alone may set the head width; W_k (kv_heads*d_k) is then checked against it, never read for it.
+    const long cols = s.W_q->cols();
+    if (cols % s.heads != 0) {
+      return error_at("W_q", "has " + std::to_string(cols) + " columns, not a multiple of heads (" + std::to_string(s.heads) + ")");
     }
-    s.d_k = cols / per;
+    s.d_k = cols / s.heads;
   } else {
     if (s.d_model % s.heads != 0) {
       return error_at("heads", std::to_string(s.heads) + " heads do not divide d_model " + std::to_string(s.d_model) +
@@ -574,6 +579,7 @@ Result<Spec> parse_spec(const json& j) {
   }
 
   // Bounded work: every spec is measured against the limit before any arithmetic.
+  if (!bounded) return s;
   const Work work = work_of(s);
   const std::size_t cells = work.cells();
   if (cells > limits::max_trace_cells) {
@@ -585,9 +591,14 @@ Result<Spec> parse_spec(const json& j) {
   return s;
 }
 
+}  // namespace
+
+Result<Spec> parse_spec(const json& j) { return parse(j, true); }
+
+Result<Spec> parse_spec_unbounded(const json& j) { return parse(j, false); }
 
 Work work_of(const Spec& s) {
-  // Counted: the numbers of the trace (scores and weights per head, the mask, the matrices with
+  // Counted: the numbers of the trace (scores, weights and raw scores per head, the mask, the matrices with
   // a row per token, the weights, the rotations, biases, decode steps and online blocks) and
   // additive scoring's hidden layer, which is computed but not kept.
   const bool ed = s.mode == Mode::encoder_decoder;
@@ -597,12 +608,24 @@ Work work_of(const Spec& s) {
   const bool w_o = h > 1 || s.W_o.has_value();
   const auto z = [](long v) { return static_cast<std::size_t>(v); };
   const std::size_t pairs = (ed ? 1 : z(n) * z(h)) * z(m);  // self: n x m per head; encoder-decoder: 1 x m
-  const std::size_t per_pair = 2 + (s.score == ScoreKind::additive ? z(da) : 0) + (s.positional == Positional::alibi ? 1 : 0);
   const std::size_t mask = s.mask == MaskKind::none ? 0 : z(n) * z(m);
-  // Decode keeps the cache after every step: about n^2 / 2 rows of every key/value head.
-  const std::size_t decode = s.decode ? z(n) * z(n + 1) / 2 * (z(kvh) * z(dk + dv) + z(2 * h)) : 0;
+  const std::size_t alibi = s.positional == Positional::alibi ? 1 : 0, hidden = s.score == ScoreKind::additive ? z(da) : 0;
+  const std::size_t raw = s.positional == Positional::alibi || s.softcap ? 1 : 0;  // raw_scores, kept beside the scores
+  const std::size_t per_pair = 2 + hidden + alibi + raw;
+  const std::size_t width = w_o ? z(d) : z(h) * z(dv);  // an output row
+  // Decode (self mode, m = n): step t works over its t+1 keys, n(n+1)/2 in all. Per key: the copy
+  // of both caches the step keeps; per query head, its score and weight, the copy of its
+  // key/value head's keys that scoring reads, ALiBi's bias and additive scoring's hidden layer;
+  // the visible row. Per step: the new token, its projections and its output row. Once: the
+  // caches and the visibility matrix.
+  const std::size_t step_keys = z(n) * z(n + 1) / 2;
+  const std::size_t decode = !s.decode ? 0
+      : step_keys * (z(kvh) * z(dk + dv) + 1 + z(h) * (2 + z(dk) + alibi + hidden)) +
+        z(n) * (z(d) + z(h) * z(dk) + 2 * z(kvh) * z(dk + dv) + z(h) * z(dv) + width) + z(n) * z(n);
+  // The online softmax, per head: each block keeps m, l and the rescale (one number per query
+  // row) and o (n, d_v); every visible logit is exponentiated once; the head's values are copied.
   const std::size_t blocks = s.online_block > 0 ? (z(m) + z(s.online_block) - 1) / z(s.online_block) : 0;
-  const std::size_t online = z(h) * blocks * z(n) * z(dv + 3);
+  const std::size_t online = blocks == 0 ? 0 : z(h) * (blocks * z(n) * z(dv + 3) + z(n) * z(m) + z(m) * z(dv));
   const std::size_t by_token = ed ? z(n) * z(d) * 2
                                   : z(n) * (z(d) * 6 + z(h) * z(2 * dk + 2 * dv)) + (m != n ? z(m) * z(d) * 2 : 0) +
                                         (s.positional == Positional::rope ? z(n + m) * z(dk) * z(h + 1) : 0);

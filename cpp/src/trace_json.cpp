@@ -3,6 +3,8 @@
 #include "attention/attention.hpp"
 #include "attention/decode.hpp"
 #include "attention/encoder_decoder.hpp"
+#include "attention/json_read.hpp"
+#include "attention/limits.hpp"
 #include "attention/online_softmax.hpp"
 
 namespace attention {
@@ -108,6 +110,7 @@ json self_json(const Spec& s, const SelfTrace<double>& t, const Numbers& out) {
   }
   j["scale"] = t.scale;
   if (s.mask != MaskKind::none) j["mask"] = out.matrix(t.mask);
+  if (!t.raw_scores.empty()) j["raw_scores"] = out.stack(t.raw_scores);
   j["scores"] = out.stack(t.scores);
   j["weights"] = out.stack(t.weights);
   j["heads"] = out.stack(t.heads);
@@ -180,6 +183,39 @@ Result<json> run_trace(const Spec& s, std::vector<double>* packed) {
   j["tokens"] = s.tokens;
   if (!j.contains("warnings")) j["warnings"] = json::array();
   return j;
+}
+
+json parameters_json(const Spec& s) {
+  const Parameters p = draw_parameters(s);
+  const Numbers out(nullptr);
+  json j;
+  j["tokens"] = s.tokens;
+  if (s.mode == Mode::encoder_decoder) {
+    j["annotations"] = out.matrix(p.X);
+    j["decoder_state"] = out.vector(p.decoder_state->row(0).transpose());
+  } else {
+    j["X"] = out.matrix(p.X);
+    if (s.mode == Mode::cross) {
+      j["source_tokens"] = s.source_tokens;
+      j["X_source"] = out.matrix(p.X_source);
+    }
+  }
+  put_parameters(j, p, out);
+  return j;
+}
+
+json parameters_text(const std::string& text) {
+  const auto fail = [](const Error& e) { return json{{"error", {{"field", e.field}, {"message", e.message}}}}; };
+  const auto parsed = json_read::parse_text(text, "the spec is not valid JSON");
+  if (!parsed) return fail(parsed.error());
+  const auto spec = parse_spec_unbounded(parsed.value());
+  if (!spec) return fail(spec.error());
+  const std::size_t drawn = drawn_numbers(spec.value());
+  if (drawn > limits::max_trace_cells) {
+    return fail(error_at("d_model", "this spec would draw about " + std::to_string(drawn) + " numbers; the limit is " +
+                                        std::to_string(limits::max_trace_cells) + " (a smaller d_model, d_k, d_v or fewer heads)"));
+  }
+  return parameters_json(spec.value());
 }
 
 json run_trace_text(const std::string& text, std::vector<double>* packed) {

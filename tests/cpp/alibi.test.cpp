@@ -29,3 +29,17 @@ TEST_CASE("alibi adds -m_h |i - j| to each head's logits", "[alibi]") {
     }
   }
 }
+
+TEST_CASE("one row of the ALiBi bias is that row of the whole matrix, bit for bit", "[alibi]") {
+  for (const double slope : attention::alibi_slopes(6)) {
+    const attention::Matrix whole = attention::alibi_bias(slope, 9, 7);
+    for (long i = 0; i < 9; ++i) {
+      for (const long m : {1L, 4L, 7L}) {
+        const attention::Matrix row = attention::alibi_bias_row(slope, i, m);
+        REQUIRE(row.rows() == 1);
+        REQUIRE(row.cols() == m);
+        CHECK(row == whole.block(i, 0, 1, m));  // exact: the same products
+      }
+    }
+  }
+}

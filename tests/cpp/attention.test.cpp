@@ -225,3 +225,72 @@ TEST_CASE("the benchmark kernel agrees where weights underflow", "[attention][ke
                                       wf, of);
   CHECK((of.cast<double>() - t.output).cwiseAbs().maxCoeff() < 1e-4 * size);
 }
+
+TEST_CASE("raw_scores: the score function alone, kept only where the scores are not a multiple of it", "[attention][modern]") {
+  // Not kept for the common case: traces do not grow.
+  for (const char* plain : {R"({"sentence": "a b c"})", R"({"sentence": "a b c", "heads": 2, "positional": "rope"})",
+                            R"({"sentence": "a b c", "score": "additive", "temperature": 2})"}) {
+    INFO(plain);
+    CHECK_FALSE(trace_of(json::parse(plain)).contains("raw_scores"));
+  }
+  for (const char* score : {"dot", "scaled_dot", "general", "additive"}) {
+    for (const char* extra : {R"("positional": "alibi")", R"("softcap": 0.8)", R"("positional": "alibi", "softcap": 1.5)"}) {
+      const std::string text = std::string(R"({"sentence": "one two three four five", "heads": 4, "kv_heads": 2, "d_model": 8,)") +
+                               R"( "mask": "causal", "temperature": 0.7, "score": ")" + score + "\", " + extra + "}";
+      DYNAMIC_SECTION(text) {
+        const json t = trace_of(json::parse(text));
+        REQUIRE(t.contains("raw_scores"));
+        const json& raw = t["raw_scores"];
+        const double scale = t["scale"], temperature = 0.7;
+        const bool alibi = t.contains("bias");
+        const std::optional<double> cap = t["spec"].contains("softcap") ? std::optional<double>(t["spec"]["softcap"]) : std::nullopt;
+        const std::string kind = score;
+        REQUIRE(raw.size() == 4);
+        for (std::size_t h = 0; h < 4; ++h) {
+          const std::size_t g = t["kv_group"][h];
+          REQUIRE(raw[h].size() == 5);
+          for (std::size_t i = 0; i < 5; ++i) {
+            REQUIRE(raw[h][i].size() == 5);
+            for (std::size_t j = 0; j < 5; ++j) {  // masked entries too: the trace's scores are before the mask
+              // The score function, from the trace's own Q, K and score weights.
+              double expected = 0;
+              if (kind == "additive") {
+                const std::size_t da = t["v_a"].size();
+                for (std::size_t a = 0; a < da; ++a) {
+                  double x = 0;
+                  for (std::size_t c = 0; c < 2; ++c) {
+                    x += t["Q"][i][h * 2 + c].get<double>() * t["W_1"][c][a].get<double>() +
+                         t["K"][j][g * 2 + c].get<double>() * t["W_2"][c][a].get<double>();
+                  }
+                  expected += t["v_a"][a].get<double>() * std::tanh(x);
+                }
+              } else {
+                for (std::size_t c = 0; c < 2; ++c) {
+                  double wk = t["K"][j][g * 2 + c];  // general: (W_a k)_c
+                  if (kind == "general") {
+                    wk = 0;
+                    for (std::size_t e = 0; e < 2; ++e) wk += t["W_a"][c][e].get<double>() * t["K"][j][g * 2 + e].get<double>();
+                  }
+                  expected += t["Q"][i][h * 2 + c].get<double>() * wk;
+                }
+              }
+              const double r = raw[h][i][j];
+              CHECK(r == Approx(expected).epsilon(1e-12).margin(1e-12));
+              // And the scores follow from it as the trace says: softcap(raw * scale + bias) / temperature.
+              double x = r * scale + (alibi ? t["bias"][h][i][j].get<double>() : 0.0);
+              if (cap) x = *cap * std::tanh(x / *cap);
+              CHECK(t["scores"][h][i][j].get<double>() == Approx(x / temperature).epsilon(1e-14).margin(1e-15));
+            }
+          }
+        }
+        // The packed trace holds them too, in the buffer.
+        std::vector<double> packed;
+        const json skeleton = attention::run_trace(attention::parse_spec_text(text).value(), &packed).value();
+        REQUIRE(skeleton["raw_scores"].size() == 4);
+        const std::size_t at = skeleton["raw_scores"][3]["@"];
+        CHECK(skeleton["raw_scores"][3]["shape"] == json({5, 5}));
+        CHECK(packed[at + 2 * 5 + 1] == raw[3][2][1].get<double>());
+      }
+    }
+  }
+}

@@ -64,6 +64,10 @@ TEST_CASE("bad input: one line on stderr, exit 2", "[cli][errors]") {
       {"run -", R"({"score": "cosine"})", "attention-cli: score: must be dot, scaled_dot, general or additive, got \"cosine\"\n"},
       {"run -", R"({"X": [[1,2],[3]]})", "attention-cli: X: is ragged: row 1 has 1 numbers, row 0 has 2\n"},
       {"run -", R"({"heads": 3})", "attention-cli: heads: 3 heads do not divide d_model 4; choose a divisor or set d_k\n"},
+      // A grouped-query W_k of the wrong width: 8 x 4 is d_model x kv_heads*d_k (d_k = 8 / 4 heads).
+      {"run -", R"({"heads": 4, "d_model": 8, "kv_heads": 2, "W_k": [[1,0,0,0,0,0,0,0],[0,1,0,0,0,0,0,0],[0,0,1,0,0,0,0,0],
+          [0,0,0,1,0,0,0,0],[0,0,0,0,1,0,0,0],[0,0,0,0,0,1,0,0],[0,0,0,0,0,0,1,0],[0,0,0,0,0,0,0,1]]})",
+       "attention-cli: W_k: is 8 x 8, expected 8 x 4 (d_model x kv_heads*d_k)\n"},
       {"run -", R"({"seed": 5000000000})", "attention-cli: seed: must be a whole number from 0 to 4294967295, got 5000000000\n"},
       {"numpy -", R"({"mask": "sideways"})", "attention-cli: mask: must be none, causal, window:D, causal_window:D or an n x n matrix of 0/1, got \"sideways\"\n"},
       {"run /nonexistent/spec.json", "", "attention-cli: cannot open /nonexistent/spec.json: No such file or directory\n"},

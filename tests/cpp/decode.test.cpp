@@ -46,3 +46,41 @@ TEST_CASE("decode needs a causal mask", "[decode][errors]") {
         "decode: generation sees only the past: it needs mask causal or causal_window:D");
   CHECK(attention::run_trace_text(R"({"decode": true, "mask": "window:2"})")["error"]["field"] == "decode");
 }
+
+namespace {
+// How many numbers a JSON tree of numbers holds.
+std::size_t numbers_in(const json& v) {
+  if (v.is_number()) return 1;
+  std::size_t total = 0;
+  if (v.is_array() || v.is_object()) {
+    for (const auto& x : v) total += numbers_in(x);
+  }
+  return total;
+}
+}  // namespace
+
+TEST_CASE("the work of a decode counts every number its steps keep, ALiBi's bias rows and additive's hidden layer", "[decode][limits]") {
+  const char* specs[] = {
+      R"({"sentence": "one two three four five six seven eight", "mask": "causal", "decode": true, "heads": 2})",
+      R"({"sentence": "a b c d e f g h i j", "positional": "alibi", "heads": 4, "kv_heads": 2, "d_model": 8,
+          "mask": "causal", "decode": true})",
+      R"({"sentence": "a b c d e f", "positional": "alibi", "heads": 2, "d_model": 4, "mask": "causal_window:2",
+          "softcap": 3, "decode": true, "score": "additive", "d_a": 5})",
+  };
+  for (const char* text : specs) {
+    DYNAMIC_SECTION(text) {
+      const attention::Spec spec = attention::parse_spec_text(text).value();
+      attention::Spec plain = spec;
+      plain.decode = false;
+      const auto counted = attention::work_of(spec).cells() - attention::work_of(plain).cells();
+      const json t = attention::run_trace(spec).value();
+      const std::size_t n = spec.tokens.size(), h = static_cast<std::size_t>(spec.heads), keys = n * (n + 1) / 2;
+      // Kept: the caches, scores, weights and output row of every step.
+      std::size_t needed = numbers_in(t["decode"]);
+      // Worked through and dropped: each head's bias row per step, additive's hidden layer.
+      if (spec.positional == attention::Positional::alibi) needed += h * keys;
+      if (spec.score == attention::ScoreKind::additive) needed += h * keys * static_cast<std::size_t>(spec.d_a);
+      CHECK(counted >= needed);
+    }
+  }
+}

@@ -1,5 +1,8 @@
 #include "attention/derivation.hpp"
 
+#include <chrono>
+
+#include "attention/attention.hpp"
 #include "attention/trace_json.hpp"
 #include "support.hpp"
 
@@ -102,4 +105,91 @@ TEST_CASE("derivations of current models' scores: rotated rows, the key/value gr
   CHECK(dc["key_token"] == "cat");
   CHECK(dc["softmax"]["row_scores"].size() == 3);
   CHECK(attention::derive(c, "weights", 0, 1, 3).error().message == "col: 3 is out of range (0 to 2)");
+}
+
+TEST_CASE("a derivation gives the trace's own numbers for every kind of cell", "[derivation][property]") {
+  // The cell is worked out alone (its query row, its head's keys and values); every number it
+  // shows must still be the trace's, bit for bit while Eigen multiplies coefficient by
+  // coefficient (rows + columns + depth under 20, as in all of these).
+  const char* specs[] = {
+      R"({"sentence": "one two three four five six", "heads": 2, "mask": "causal"})",
+      R"({"sentence": "a b c d e f g", "positional": "rope", "rope_style": "halves", "heads": 2, "kv_heads": 1, "d_model": 4, "mask": "causal_window:2"})",
+      R"({"sentence": "a b c d e", "positional": "alibi", "heads": 3, "d_model": 6, "softcap": 0.9, "temperature": 1.7, "score": "general"})",
+      R"({"sentence": "a b c d", "positional": "sinusoidal", "score": "additive", "mask": [[1,0,1,0],[0,0,0,0],[1,1,1,1],[0,1,0,0]]})",
+      R"({"mode": "cross", "sentence": "le chat noir", "source": "the black cat sat", "positional": "sinusoidal", "heads": 2})",
+      R"({"sentence": "hard attention picks one", "attention": "hard", "heads": 2, "d_model": 6, "d_v": 2})",
+      R"({"sentence": "one head given W_o", "d_model": 2, "W_o": [[1, 2], [3, 4]]})",
+  };
+  for (const char* text : specs) {
+    DYNAMIC_SECTION(text) {
+      const auto s = attention::parse_spec_text(text).value();
+      const json t = attention::run_trace(s).value();
+      const long n = static_cast<long>(t["tokens"].size()), m = static_cast<long>(t["scores"][0][0].size());
+      const long width = static_cast<long>(t["output"][0].size());
+      for (long h = 0; h < s.heads; ++h) {
+        for (long i = 0; i < n; ++i) {
+          for (long j = 0; j < m; ++j) {
+            const json d = attention::derive(s, "weights", h, i, j).value();
+            CHECK(d["score"]["value"] == t["scores"][h][i][j]);
+            CHECK(d["softmax"]["value"] == t["weights"][h][i][j]);
+            CHECK(d["softmax"]["row_scores"] == t["scores"][h][i]);
+          }
+        }
+      }
+      for (long i = 0; i < n; ++i) {
+        for (long c = 0; c < width; ++c) {
+          const json d = attention::derive(s, "output", 0, i, c).value();
+          CHECK(d["value"] == t["output"][i][c]);
+          CHECK(sum_of(d["terms"]) == Approx(t["output"][i][c].get<double>()).epsilon(1e-12).margin(1e-12));
+        }
+      }
+      CHECK(attention::derive(s, "output", 0, 0, width).error().message ==
+            "col: " + std::to_string(width) + " is out of range (0 to " + std::to_string(width - 1) + ")");
+    }
+  }
+}
+
+TEST_CASE("a derivation of a large trace gives its numbers to the last bits", "[derivation][property]") {
+  // Where Eigen blocks a product (the trace's n rows at once, the derivation's one), the sums
+  // may be added in another order: the same numbers within a few units in the last place.
+  std::string words;
+  for (int i = 0; i < 96; ++i) words += "w" + std::to_string(i % 23) + " ";
+  for (const std::string extra : {R"("positional": "rope", "mask": "causal")", R"("positional": "alibi", "softcap": 2, "score": "general")",
+                                  R"("positional": "sinusoidal", "score": "additive", "mask": "window:9")"}) {
+    const std::string text = R"({"sentence": ")" + words + R"(", "heads": 4, "kv_heads": 2, "d_model": 48, )" + extra + "}";
+    DYNAMIC_SECTION(extra) {
+      const auto s = attention::parse_spec_text(text).value();
+      const json t = attention::run_trace(s).value();
+      for (const long h : {0L, 3L}) {
+        for (const long i : {0L, 5L, 57L, 95L}) {
+          for (const long j : {0L, 50L, 95L}) {
+            const json d = attention::derive(s, "weights", h, i, j).value();
+            CHECK_CLOSE_JSON(d["score"]["value"], t["scores"][h][i][j], 1e-13);
+            CHECK_CLOSE_JSON(d["softmax"]["value"], t["weights"][h][i][j], 1e-13);
+            CHECK_CLOSE_JSON(d["softmax"]["row_scores"], t["scores"][h][i], 1e-13);
+          }
+          const json o = attention::derive(s, "output", 0, i, 17).value();
+          CHECK_CLOSE_JSON(o["value"], t["output"][i][17], 1e-13);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("a derivation at 512 tokens works out the one cell, not the decode steps or the online blocks", "[derivation][limits]") {
+  std::string words;
+  for (int i = 0; i < 512; ++i) words += "w" + std::to_string(i % 37) + " ";
+  const std::string text = R"({"sentence": ")" + words + R"(", "mask": "causal", "decode": true, "online_block": 1})";
+  const auto s = attention::parse_spec_text(text);
+  REQUIRE(s.ok());
+  REQUIRE(s.value().tokens.size() == 512);
+  const auto start = std::chrono::steady_clock::now();
+  const json d = attention::derive_text(R"({"spec": )" + text + R"(, "matrix": "weights", "head": 0, "row": 511, "col": 3})");
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  WARN("derive at 512 tokens with decode and online_block 1: " << ms << " ms");  // a timing for the log, not a test
+  REQUIRE_FALSE(d.contains("error"));
+  CHECK(d["softmax"]["row_scores"].size() == 512);
+  const auto t = attention::run_self<double>(s.value()).value();
+  CHECK(d["softmax"]["value"].get<double>() == Approx(t.weights[0](511, 3)).epsilon(1e-13));
+  CHECK(d["score"]["value"].get<double>() == Approx(t.scores[0](511, 3)).epsilon(1e-13));
 }

@@ -26,7 +26,7 @@ for _k in ["X", "positional", "X_in", "W_q", "W_k", "W_v", "W_o", "W_a", "W_1", 
            "Q", "K", "V", "mask", "scale", "scores", "weights", "heads", "concat", "output",
            "residual_sum", "normalized", "annotations", "decoder_state", "weighted", "context",
            "X_source", "positional_source", "X_source_in", "kv_group", "rope_angles", "Q_rope", "K_rope",
-           "alibi_slopes", "bias", "decode", "online"]:
+           "alibi_slopes", "bias", "raw_scores", "decode", "online"]:
     if _k in globals():
         _out[_k] = _plain(globals()[_k])
 print(_json.dumps(_out))

@@ -57,3 +57,23 @@ TEST_CASE("online_block is a whole number from 1, for soft attention", "[online]
   CHECK(attention::run_trace_text(R"({"online_block": 2, "attention": "hard"})")["error"]["message"] ==
         "online_block: the online softmax is for soft attention (attention is hard)");
 }
+
+TEST_CASE("the work of the online softmax counts its blocks and its exponentials", "[online][limits]") {
+  for (const char* text : {R"({"sentence": "one two three four five six seven", "heads": 2, "d_model": 8, "online_block": 1})",
+                           R"({"sentence": "one two three four five six seven", "heads": 4, "kv_heads": 1, "d_model": 8, "online_block": 3})",
+                           R"({"mode": "cross", "sentence": "x y z", "source": "p q r s t u", "online_block": 2})"}) {
+    DYNAMIC_SECTION(text) {
+      const attention::Spec spec = attention::parse_spec_text(text).value();
+      attention::Spec plain = spec;
+      plain.online_block = 0;
+      const auto counted = attention::work_of(spec).cells() - attention::work_of(plain).cells();
+      const json t = attention::run_trace(spec).value();
+      std::size_t kept = 0;  // m, l, rescale and o of every block of every head
+      for (const auto& head : t["online"]) {
+        for (const auto& b : head) kept += b["m"].size() + b["l"].size() + b["rescale"].size() + b["o"].size() * b["o"][0].size();
+      }
+      const std::size_t exps = static_cast<std::size_t>(spec.heads) * t["scores"][0].size() * t["scores"][0][0].size();
+      CHECK(counted >= kept + exps);
+    }
+  }
+}

@@ -70,7 +70,7 @@ TEST_CASE("every bad spec gets one line naming the field", "[spec][errors]") {
   CHECK(error_of(R"({"sentence": "a b", "X": [[1,2]]})") == "X: has 1 rows but there are 2 tokens");
   CHECK(error_of(R"({"X": [[1,2]], "d_model": 3})") == "X: has 2 columns but d_model is 3");
   CHECK(error_of(R"({"W_q": [[1,2],[3,4]]})") == "W_q: is 2 x 2, expected 4 x 2 (d_model x heads*d_k)");
-  CHECK(error_of(R"({"d_model": 2, "W_k": [[1,2,3]]})") == "W_k: is 1 x 3, expected 2 x 3 (d_model x heads*d_k)");
+  CHECK(error_of(R"({"d_model": 2, "W_k": [[1,2,3]]})") == "W_k: is 1 x 3, expected 2 x 2 (d_model x heads*d_k)");
   CHECK(error_of(R"({"temperature": 0})") == "temperature: must be greater than 0, got 0");
   CHECK(error_of(R"({"embedding_init": "int:0"})") == "embedding_init: int:N needs N from 1 to 2147483648, got \"int:0\"");
   CHECK(error_of(R"({"weight_init": "gaussian"})") == "weight_init: must be uniform, normal or int:N, got \"gaussian\"");
@@ -92,6 +92,33 @@ TEST_CASE("every bad spec gets one line naming the field", "[spec][errors]") {
   // Found by the fuzzer: a control character in a key or value broke the one-line rule.
   CHECK(error_of(R"({"sent\nce": "a"})") == "sent\\u000ace: is not a spec key (see `attention-cli --help` for the keys)");
   CHECK(error_of(R"({"mode": "a\tb"})") == "mode: must be self, encoder_decoder or cross, got \"a\\tb\"");
+}
+
+TEST_CASE("the head width comes from d_k or W_q, and every given matrix is checked against it", "[spec][shapes]") {
+  // W_k of a grouped-query spec is d_model x kv_heads*d_k: 8 x 4 here (d_k = 8 / 4 heads). An
+  // 8 x 8 W_k must not pass by lending its width to d_k.
+  const std::string eye8 = "[[1,0,0,0,0,0,0,0],[0,1,0,0,0,0,0,0],[0,0,1,0,0,0,0,0],[0,0,0,1,0,0,0,0],"
+                           "[0,0,0,0,1,0,0,0],[0,0,0,0,0,1,0,0],[0,0,0,0,0,0,1,0],[0,0,0,0,0,0,0,1]]";
+  CHECK(error_of(R"({"heads": 4, "d_model": 8, "kv_heads": 2, "W_k": )" + eye8 + "}") ==
+        "W_k: is 8 x 8, expected 8 x 4 (d_model x kv_heads*d_k)");
+  CHECK(parse_spec_text(R"({"heads": 4, "d_model": 8, "kv_heads": 2, "d_k": 4, "W_k": )" + eye8 + "}").ok());
+  // An explicit W_q still sets the width, and the other matrices are held to it.
+  const auto wq = parse_spec_text(R"({"d_model": 2, "W_q": [[1,2,3],[4,5,6]]})");
+  REQUIRE(wq.ok());
+  CHECK(wq.value().d_k == 3);
+  CHECK(error_of(R"({"d_model": 2, "W_q": [[1,2,3],[4,5,6]], "W_k": [[1,2],[3,4]]})") == "W_k: is 2 x 2, expected 2 x 3 (d_model x heads*d_k)");
+  // W_v still sets d_v when d_v is not given; W_o follows it.
+  const auto wv = parse_spec_text(R"({"heads": 2, "d_model": 2, "W_v": [[1,2,3,4],[5,6,7,8]]})");
+  REQUIRE(wv.ok());
+  CHECK(wv.value().d_v == 2);
+  CHECK(error_of(R"({"heads": 2, "d_model": 2, "W_v": [[1,2,3,4],[5,6,7,8]], "W_o": [[1,2],[3,4]]})") ==
+        "W_o: is 2 x 2, expected 4 x 2 (heads*d_v x d_model)");
+  CHECK(error_of(R"({"d_model": 2, "score": "general", "W_a": [[1]]})") == "W_a: is 1 x 1, expected 2 x 2 (d_k x d_k)");
+  CHECK(error_of(R"({"d_model": 2, "score": "additive", "W_1": [[1]]})") == "W_1: is 1 x 1, expected 2 x 2 (d_k x d_a)");
+  CHECK(error_of(R"({"d_model": 2, "score": "additive", "W_2": [[1,2],[3,4],[5,6]]})") == "W_2: is 3 x 2, expected 2 x 2 (d_k x d_a)");
+  CHECK(error_of(R"({"d_model": 2, "score": "additive", "d_a": 3, "v_a": [1, 2]})") == "v_a: is 1 x 2, expected 1 x 3 (d_a numbers)");
+  CHECK(error_of(R"({"mode": "encoder_decoder", "annotations": [[1,2]], "W_c": [[1,2]]})") ==
+        "W_c: is 1 x 2, expected 4 x 2 (2d x d: [context, state] to d)");
 }
 
 TEST_CASE("the trace size is bounded before any work", "[spec][limits]") {

@@ -152,3 +152,39 @@ test('settings() carries each key\'s type, default, range or choices, modes and 
   assert.equal(core.run({ heads: rows.heads.max + 1 }).error.message, `heads: must be a whole number from 1 to ${rows.heads.max}, got ${rows.heads.max + 1}`);
   assert.match(core.run({ positional: 'x' }).error.message, new RegExp(rows.positional.choices.slice(0, -1).join(', ')));
 });
+
+test('parameters(spec) gives the trace\'s drawn matrices without running it', () => {
+  const specs = [
+    { sentence: 'the cat sat on the mat', heads: 2, mask: 'causal', decode: true, online_block: 2 },
+    { mode: 'cross', sentence: 'le chat noir', source: 'the black cat sat', score: 'general' },
+    { mode: 'encoder_decoder', sentence: 'a b c d', score: 'additive' },
+  ];
+  for (const spec of specs) {
+    const p = core.parameters(spec), trace = core.run(spec);
+    const inputs = spec.mode === 'encoder_decoder' ? 'annotations' : 'X';
+    assert.deepEqual(p[inputs], trace[inputs], `${inputs} of ${JSON.stringify(spec)}`);
+    assert.deepEqual(p.tokens, trace.tokens);
+    for (const key of Object.keys(p)) assert.deepEqual(p[key], trace[key], key);
+    assert.equal(p.scores, undefined, 'nothing of the attention itself');
+  }
+  assert.deepEqual(core.parameters(specs[1]).X_source, core.run(specs[1]).X_source);
+  assert.deepEqual(core.parameters(specs[2]).decoder_state, core.run(specs[2]).decoder_state);
+  // A bad spec is run's error.
+  assert.deepEqual(core.parameters({ heads: 3 }), core.run({ heads: 3 }));
+  assert.equal(core.parameters('{not json').error.field, '');
+});
+
+test('parameters(spec) at 512 tokens with decode and online blocks answers at once, past the trace\'s limit', () => {
+  const sentence = Array.from({ length: 512 }, (_, i) => `w${i % 41}`).join(' ');
+  const spec = { sentence, mask: 'causal', decode: true, online_block: 1 };
+  const start = performance.now();
+  const p = core.parameters(spec);
+  const ms = performance.now() - start;
+  console.log(`parameters() at 512 tokens with decode and online_block 1: ${ms.toFixed(1)} ms`);
+  assert.equal(p.X.length, 512);
+  assert.deepEqual(p.X[511], core.trace(spec).X[511]);
+  // Far more attention than a trace may take, little to draw: still answered.
+  const heavy = { ...spec, heads: 64, d_model: 512 };
+  assert.ok(core.run(heavy).error, 'the trace is refused');
+  assert.equal(core.parameters(heavy).X.length, 512);
+});

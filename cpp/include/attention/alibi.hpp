@@ -14,4 +14,8 @@ std::vector<double> alibi_slopes(long heads);
 // -slope * |i - j|  // (n, m)
 Matrix alibi_bias(double slope, long n, long m);
 
+// Row i of alibi_bias(slope, n, m), the same numbers, without the other rows: a decode step or
+// one clicked cell needs one query's bias, and building the whole matrix for it costs n x m.  // (1, m)
+Matrix alibi_bias_row(double slope, long i, long m);
+
 }  // namespace attention

@@ -29,6 +29,9 @@ struct SelfTrace {
   std::vector<Matrix> bias;              // h x (n, m): -slope |i - j|
   double scale = 1;                      // multiplies the scores
   MatrixT<T> mask;                       // (n, m) 1 visible, 0 hidden; empty for none
+  // h x (n, m): score(q, k) alone, before scale, bias, cap and temperature. Kept only with ALiBi
+  // or a softcap, where the scores are not a multiple of it and the page cannot divide it back out.
+  std::vector<MatrixT<T>> raw_scores;
   std::vector<MatrixT<T>> scores;        // h x (n, m): softcap(score * scale + bias) / temperature
   std::vector<MatrixT<T>> weights;       // h x (n, m)
   std::vector<MatrixT<T>> heads;         // h x (n, d_v)
@@ -49,6 +52,9 @@ MatrixT<T> score_matrix(const Spec& spec, const Parameters& p, const MatrixT<T>&
 
 // The factor the scores are multiplied by: the spec's `scale`, else 1/sqrt(d_k) for scaled_dot.
 double effective_scale(const Spec& spec);
+
+// Whether the trace keeps raw_scores: with ALiBi or a softcap the scores are no multiple of q.k.
+bool keeps_raw_scores(const Spec& spec);
 
 // The logits of one head from its raw scores score(q, k) (n, m):
 // softcap(raw * scale + bias) / temperature, where bias (ALiBi) may be empty and softcap off.

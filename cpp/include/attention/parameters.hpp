@@ -7,6 +7,7 @@
 //   encoder_decoder: W_c, one annotation per vocabulary word, decoder_state, [W_a | W_1, W_2, v_a]
 // Weights use weight_init, embeddings/annotations/decoder_state use embedding_init. Seed 42
 // with int:3 weights therefore gives seed 004's W_Query, W_Key, W_Value.
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,5 +48,9 @@ std::vector<ParameterShape> parameter_shapes(const Spec& spec);
 
 std::vector<std::string> vocabulary(const std::vector<std::string>& tokens);
 Parameters draw_parameters(const Spec& spec);
+
+// How many numbers draw_parameters(spec) makes: every shape of the table, the vocabulary's
+// vectors and the rows of the inputs (and of the source). Counted before drawing.
+std::size_t drawn_numbers(const Spec& spec);
 
 }  // namespace attention

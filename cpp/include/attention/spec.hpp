@@ -85,6 +85,10 @@ const Setting& setting(const std::string& key);  // a row of settings(); the key
 
 Result<Spec> parse_spec(const nlohmann::json& j);
 
+// parse_spec without the work limit below: for what only draws the spec's parameters and runs
+// no attention (the page reads X for a sentence of any length); it bounds the drawing itself.
+Result<Spec> parse_spec_unbounded(const nlohmann::json& j);
+
 // The numbers a parsed spec works through, counted before any arithmetic: what the size limit
 // is checked against and what the page weighs to compute on the spot or in a worker.
 struct Work {

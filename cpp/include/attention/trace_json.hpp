@@ -19,6 +19,14 @@ Result<nlohmann::json> run_trace(const Spec& spec, std::vector<double>* packed =
 // Parses, validates and runs; the error JSON is {"error": {"field": ..., "message": ...}}.
 nlohmann::json run_trace_text(const std::string& spec_text, std::vector<double>* packed = nullptr);
 
+// The spec's parameters as the trace names them, drawn and nothing run: {"tokens", "X" (or
+// "annotations" and "decoder_state"), ["source_tokens", "X_source"], "W_q", ...}.
+nlohmann::json parameters_json(const Spec& spec);
+
+// Parses (without the work limit: nothing is run) and draws; the same error JSON as run_trace_text.
+// The drawing is bounded: a spec drawing more than limits::max_trace_cells numbers is refused.
+nlohmann::json parameters_text(const std::string& spec_text);
+
 nlohmann::json matrix_json(const Matrix& m);   // [[...], ...]
 nlohmann::json vector_json(const Vector& v);   // [...]
 

@@ -62,6 +62,7 @@ export interface SelfTrace {
   rope_angles?: Matrix;              // positional rope: position x pair, radians
   alibi_slopes?: number[];           // positional alibi: one slope per head
   bias?: Matrix[];                   // positional alibi: heads x n x n, −m_h |i − j|
+  raw_scores?: Matrix[];             // positional alibi or a softcap: heads x n x m, score(q, k) before scale, bias, cap and temperature
   kv_group: number[];                // the key/value head each query head reads
   source_tokens?: string[];          // mode cross: the source; K and V have a row per source token
   X_source?: Matrix;                 // mode cross: m x d_model
@@ -85,6 +86,16 @@ export interface EncoderDecoderTrace {
 }
 
 export type Trace = SelfTrace | EncoderDecoderTrace;
+
+/** The drawn parameters of a spec, named as in its trace, with no attention run. */
+export interface Parameters {
+  tokens: string[];
+  X?: Matrix;                                  // self and cross
+  source_tokens?: string[]; X_source?: Matrix; // cross
+  annotations?: Matrix; decoder_state?: number[]; W_c?: Matrix;  // encoder_decoder
+  W_q?: Matrix; W_k?: Matrix; W_v?: Matrix; W_o?: Matrix;
+  W_a?: Matrix; W_1?: Matrix; W_2?: Matrix; v_a?: number[];
+}
 
 export interface DeriveRequest { spec: Spec; matrix: 'scores' | 'weights' | 'output'; head?: number; row: number; col: number }
 export type Derivation = Record<string, unknown> & { matrix: string; head: number; row: number; col: number };
@@ -146,6 +157,9 @@ export interface AttentionCore {
   numpy(spec: Spec | string): string | SpecError;
   /** How one cell of scores, weights or output came to be, with the real numbers. */
   derive(request: DeriveRequest): Derivation | SpecError;
+  /** The spec's drawn parameters (tokens, X or annotations, the weights) without running
+   *  attention: cheap at any length; bounded by what drawing takes, not by the trace's size. */
+  parameters(spec: Spec | string): Parameters | SpecError;
   /** The spec's keys, kinds, defaults and help. */
   settings(): Setting[];
   /** Mean entropy of attention rows against d_k, unscaled and scaled (random unit-variance q, k). */

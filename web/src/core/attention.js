@@ -1,4 +1,4 @@
-// The core, loaded once: load() -> { run, runPacked, random, numpy, derive, work, settings, entropy, stats, module }.
+// The core, loaded once: load() -> { run, runPacked, random, numpy, derive, parameters, work, settings, entropy, stats, module }.
 // The same file works in the browser (the wasm is fetched and compiled while it streams) and
 // in Node (the wasm is read from disk), and every call is JSON in, plain objects out, so no
 // embind handle ever reaches the caller.

@@ -69,6 +69,7 @@ export function wrap(core) {
       return r.error ? r : r.program;
     },
     derive: (request) => call(core.derive, request),
+    parameters: (spec) => call(core.parameters, spec ?? {}),
     work: (spec) => call(core.work, spec ?? {}),
     settings: () => JSON.parse(core.settings()),
     entropy: (request) => call(core.entropy, request),
