@@ -214,6 +214,57 @@ async function longBlock() {
   }
 }
 
+// Crafted links that once held a tab for seconds: 512 tokens with a refused X and decode, and
+// with the online softmax in blocks of one key; then a keystroke. Printed, each over RUNS fresh
+// pages: the longest main-thread block after the link and after the key, and the JS heap.
+const HOSTILE_LINKS = {
+  'refused X, decode': (n) => `sentence=${encodeURIComponent(Array(n).fill('a').join(' '))}&X=${encodeURIComponent('[[1]]')}&d_k=24&mask=causal&decode=true`,
+  'online blocks of 1': (n) => `sentence=${encodeURIComponent(Array.from({ length: n }, (_, i) => `w${i % 97}`).join(' '))}&d_model=24&heads=4&online_block=1`,
+};
+async function hostile() {
+  const server = await serve();
+  const browser = await chromium.launch(CHROMIUM);
+  const out = [];
+  try {
+    for (const [name, link] of Object.entries(HOSTILE_LINKS)) {
+      const runs = [];
+      for (let run = 0; run < RUNS; run++) {
+        const page = await browser.newPage();
+        await page.addInitScript(() => {
+          window.blocks = [];
+          new PerformanceObserver((l) => l.getEntries().forEach((e) => window.blocks.push(e.duration))).observe({ type: 'longtask', buffered: true });
+        });
+        await page.goto(`${server.base}#${link(LONG)}`);
+        const settled = () => page.evaluate(() => new Promise((r) => {
+          const el = document.querySelector('attention-playground');
+          const check = () => (el.trace && !el.busy ? setTimeout(r, 1000) : setTimeout(check, 20));
+          check();
+        }));
+        await settled();
+        const load = await page.evaluate(() => Math.max(0, ...window.blocks.splice(0)));
+        await page.locator('attention-playground #c-sentence').focus();
+        await page.keyboard.press('End');
+        await page.keyboard.type(' b');
+        await page.waitForFunction(() => document.querySelector('attention-playground').spec.sentence.endsWith(' b'));
+        await settled();
+        const key = await page.evaluate(() => Math.max(0, ...window.blocks.splice(0)));
+        const heap = await page.evaluate(() => performance.memory?.usedJSHeapSize ?? 0);
+        await page.close();
+        runs.push({ load, key, heap: heap / 2 ** 20 });
+      }
+      const row = { link: name, tokens: LONG, longest_block_after_link_ms: spread(runs.map((r) => r.load)),
+        longest_block_after_key_ms: spread(runs.map((r) => r.key)), js_heap_mb: spread(runs.map((r) => r.heap)) };
+      say(`hostile link "${name}", ${LONG} tokens: longest block after the link ${runs.map((r) => r.load.toFixed(0)).join(', ')} ms, ` +
+        `after a keystroke ${runs.map((r) => r.key.toFixed(0)).join(', ')} ms; JS heap ${runs.map((r) => r.heap.toFixed(0)).join(', ')} MB`);
+      out.push(row);
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  return out;
+}
+
 // A fresh load's first paint varies with the machine more than any other figure: 21 loads, so
 // that one run meets the tail that three runs of 7 met.
 const COLD_LOADS = smoke ? 1 : 21;
@@ -406,7 +457,7 @@ const saved = () => Object.fromEntries(['machine', 'kernel', 'interactive', 'col
 
 // the page's input-to-frame figures: typing at 8 to 128 tokens, then the long block at 512
 const interactive = async () => [...await typing(), await longBlock()];
-const parts = { kernel, interactive, typing, long: async () => [await longBlock()], coldstart: coldStart, memory, training };
+const parts = { kernel, interactive, typing, long: async () => [await longBlock()], coldstart: coldStart, memory, training, hostile };
 if (only) {
   const unknown = only.filter((name) => !parts[name]);
   if (unknown.length) { console.error(`bench: no part named ${unknown.join(', ')}; the parts are page, ${Object.keys(parts).join(', ')}`); process.exit(2); }

@@ -61,7 +61,7 @@ test('Embed and Share snippets stay inert, whatever the link or attributes hold'
   const embed = await page.locator('textarea.share').inputValue();
   const p = await parsed(page, embed);
   assert.deepEqual(p.handlers, []);
-  assert.deepEqual(p.scripts, [{ src: script, text: '' }]);  // the snippet's own module script, nothing more
+  assert.deepEqual(p.scripts, [{ src: new URL(script).href, text: '' }]);  // the snippet's own module script (as a URL, percent-encoded), nothing more
   assert.deepEqual(p.tags, ['iframe', 'script', 'attention-playground']);
   assert.equal(p.iframe.length, 1);
   assert.equal(p.iframe[0].title, 'Attention Playground');
@@ -87,7 +87,7 @@ test('the comparison and the trainer escape their snippets with the same functio
     await page.click(`${tag} button[data-action="embed"]`);
     const p = await parsed(page, await page.locator(`${tag} textarea.share`).inputValue());
     assert.deepEqual(p.handlers, [], tag);
-    assert.deepEqual(p.scripts, [{ src: script, text: '' }], tag);
+    assert.deepEqual(p.scripts, [{ src: new URL(script, page.url()).href, text: '' }], tag);
     assert.equal(p.tags.filter((t) => t === tag).length, 1, tag);
   }
   await done(page);
@@ -130,7 +130,9 @@ test('a matrix of the wrong shape shows the core\'s message beside it, and the v
     await page.goto(`${env.base}#sentence=${encodeURIComponent(sentence)}&${key}=${encodeURIComponent(JSON.stringify(value))}`);
     await ready(page);
     const spec = await specOf(page);
-    const message = core.run(spec).error.message;
+    const given = { ...spec, [key]: value };
+    if (key === 'X') delete given.d_model;  // an explicit X sets the width
+    const message = core.run(given).error.message;
     assert.match(message, new RegExp(`^${key}:`));
     const beside = page.locator('.matrix').filter({ has: page.locator(`ap-heatmap[key="${key}"]`) }).locator('.message');
     assert.ok((await beside.innerText()).includes(message), message);

@@ -95,6 +95,12 @@ test('ALiBi: the slopes and each head\'s bias, and the bias in a score\'s deriva
   assert.match(text, /\(bias\)/);
   const bias = expected.bias[1][4][1];
   assert.ok(await panel.evaluate((el, v) => [...el.shadowRoot.querySelectorAll('[title]')].some((s) => s.title === v), full(bias)), `the bias ${bias} is shown`);
+  // the Score step shows each head's q·k, the core's own numbers, before the scale and the bias
+  assert.ok(expected.raw_scores, 'the core gives q·k with ALiBi');
+  for (let h = 0; h < spec.heads; h++) {
+    const shown = await cells(page, 'raw_scores', h);
+    shown.forEach((row, i) => row.forEach((v, j) => { if (expected.mask?.[i][j] !== 0) assert.equal(v, expected.raw_scores[h][i][j]); }));
+  }
   await done(page);
 });
 

@@ -13,4 +13,4 @@ export function embeddingNote(spec: Spec): string {
 }
 
 /** What the Embed step says X is when the learner typed or pasted it: not the seed's. */
-export const OWN_ROWS = 'X is yours: the rows you typed or pasted, one per token (a word you add later takes the seed’s row for it, and a note says so). “reset X to the seed” brings back the random vectors.';
+export const OWN_ROWS = 'X is yours: the rows you typed or pasted, one per token (a word you add later takes the seed’s row for it, and a note says so). The reset button under X brings back the seed’s vectors.';
