@@ -112,3 +112,24 @@ test('axe-core finds nothing in the three comparisons, light and dark, wide and 
     await done(page);
   }
 });
+
+test('a large comparison is computed in the worker: the page keeps answering, and every side is the core\'s', async () => {
+  const page = await env.page();
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  const sentence = Array.from({ length: 512 }, (_, i) => `w${i % 97}`).join(' ');
+  await page.goto(`${env.base}compare/#compare=kv_heads&sentence=${encodeURIComponent(sentence)}&d_model=8`);
+  // while the sides are computed the page answers: a frame comes within a frame's time
+  const frame = await page.evaluate(() => new Promise((r) => { const t0 = performance.now(); requestAnimationFrame(() => r(performance.now() - t0)); }));
+  assert.ok(frame < 1000, `a frame took ${frame} ms`);
+  await page.locator(`${compare} ap-heatmap[key="difference"]`).first().waitFor({ timeout: 60_000 });
+  assert.equal(workers.length, 1, 'the sides came from the page\'s worker');
+  const shown = await page.locator(compare).evaluate((el) => el.sides().map((s, i) => ({
+    spec: el.specOf(s, i ? el.traces[0] : undefined), last: el.traces[i].weights.map((head) => head[511]) })));
+  assert.equal(shown.length, 3);
+  for (const { spec, last } of shown) {
+    assert.ok(core.work(spec).cells >= 400_000, 'large enough for the worker');
+    assert.deepEqual(last, core.run(spec).weights.map((head) => head[511]));
+  }
+  await done(page);
+});
