@@ -289,7 +289,7 @@ export class AttentionTrainer extends TableElement {
     const h = s?.history;
     const general = this.error && !TRAINING.some((d) => d.key === this.error!.field) ? this.error.message : '';
     return html`
-      <div class="header">
+      <div class="header" part="header">
         <h2 class="title">Watch attention learn</h2>
         <div class="tools">
           <button data-action="share" @click=${this.share}>Share</button>
@@ -301,7 +301,7 @@ export class AttentionTrainer extends TableElement {
         <div class="main">
           ${this.note ? html`<p class="note" role="status">${this.note}</p>` : nothing}
           ${this.shareText ? html`<textarea class="share" readonly rows="4" aria-label="Link or embed snippets">${this.shareText}</textarea>` : nothing}
-          ${task ? html`<p class="explain">${task.explanation}</p>` : nothing}
+          ${task ? html`<p class="explain" part="explain">${task.explanation}</p>` : nothing}
           <div class="bar">
             <button data-action="play" @click=${this.play} ?disabled=${!s}>${this.playing ? 'Pause' : this.settledAt ? 'Keep training' : 'Play'}</button>
             <button data-action="step" @click=${() => this.step(1)} ?disabled=${!s || this.playing}>Step</button>
