@@ -23,7 +23,7 @@ export function forTheDeck(event) {
 const deck = new Reveal({
   hash: true,
   width: 1280,
-  height: 800,
+  height: 720,  // 16:9, as a projector or a laptop screen is
   margin: 0.04,
   keyboardCondition: forTheDeck,
 });

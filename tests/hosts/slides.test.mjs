@@ -161,3 +161,61 @@ test('on the slides: the core\'s numbers, a comparison, and the trainer as in No
   assert.deepEqual(page.refused, []);
   await page.context().close();
 });
+
+/** Every box on the current slide (its own elements and, through the shadow roots, everything an
+ *  element draws) that lies outside the slide, or is hidden by an element's own scrolling. */
+const outside = (page, id) => page.evaluate((id) => {
+  const slide = document.querySelector('.reveal .slides').getBoundingClientRect();
+  const section = document.getElementById(id), out = [];
+  // Inside the slide, and inside the element that holds it (which scrolls what it cannot show).
+  const visit = (root, box) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) visit(el.shadowRoot, el.getBoundingClientRect());
+      if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      for (const [what, b] of [['the slide', slide], ['its element', box]]) {
+        if (b && (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1)) {
+          out.push(`${el.tagName.toLowerCase()}.${el.className} ${el.textContent.trim().slice(0, 30)}: ${[r.left, r.top, r.right, r.bottom].map(Math.round)} outside ${what} ${[b.left, b.top, b.right, b.bottom].map(Math.round)}`);
+        }
+      }
+    }
+  };
+  visit(section, null);
+  return out;
+}, id);
+
+test('at 1280 x 720 and 1920 x 1080 every slide fits, and the numbers of a heatmap read from afar', async () => {
+  for (const viewport of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]) {
+    const page = await chromium.page({ loopback: true, viewport });
+    await open(page);
+    const ids = await page.evaluate(() => [...document.querySelectorAll('.reveal .slides > section')].map((s) => s.id));
+    assert.deepEqual(ids, ['title', 'example', 'compare', 'trainer', 'end']);
+    for (const id of ids) {
+      await show(page, id);
+      const element = page.locator(`#${id} :is(attention-playground, attention-compare, attention-trainer)`);
+      if (await element.count()) {
+        await element.locator('ap-heatmap td[data-row]').first().waitFor();
+        if (id === 'trainer') {
+          await element.locator('button[data-action="step100"]:not([disabled])').click();
+          await page.waitForFunction(() => document.querySelector('#trainer attention-trainer').snapshot?.step === 100);
+          await element.locator('figure.chart').waitFor();
+        }
+        await page.waitForTimeout(300);  // views draw in idle time
+        // The numbers on screen: their font size after reveal.js scales the slide.
+        const sizes = await element.locator('ap-heatmap').evaluateAll((maps) => maps.flatMap((m) =>
+          [...m.shadowRoot.querySelectorAll('td[data-row]')].map((td) => parseFloat(getComputedStyle(td).fontSize) * window.deck.getScale())));
+        assert.ok(sizes.length > 0);
+        assert.ok(Math.min(...sizes) >= 16 * (viewport.width / 1280) - 0.5, `${id} at ${viewport.width}: cells at ${Math.min(...sizes).toFixed(1)} px`);
+      }
+      assert.deepEqual(await outside(page, id), [], `${id} at ${viewport.width} x ${viewport.height}`);
+    }
+    // The comparison keeps what answers its question: both sides' weights and what changed.
+    const compare = page.locator('#compare attention-compare');
+    assert.equal(await compare.locator('.card[data-side] ap-heatmap[key="weights"]').count(), 2);
+    assert.match(await compare.locator('.card.diff h2').innerText(), /What changed/);
+    assert.deepEqual(page.errors, []);
+    assert.deepEqual(page.refused, []);
+    await page.context().close();
+  }
+});

@@ -143,12 +143,12 @@ export class AttentionCompare extends TableElement {
   /** One side; `output` is the scale both sides' outputs share, so a colour is one number across them. */
   private side(trace: SelfTrace, label: string, output: Scale) {
     const t = trace.tokens;
-    return html`<div class="card" data-side=${label}>
+    return html`<div class="card" part="card side" data-side=${label}>
       <h2>${label}</h2>
       <div class="matrices">
         ${trace.weights.map((w, h) => html`<ap-heatmap key="weights" .head=${h} label=${trace.weights.length > 1 ? `weights, head ${h}` : 'weights'}
           .matrix=${w} .rows=${t} .cols=${t} .scale=${SEQUENTIAL} .masked=${trace.mask}></ap-heatmap>`)}
-        <ap-heatmap key="output" label="output" .matrix=${trace.output} .rows=${t} .cols=${trace.output[0].map((_, j) => String(j))} .scale=${output}></ap-heatmap>
+        <ap-heatmap key="output" part="output" label="output" .matrix=${trace.output} .rows=${t} .cols=${trace.output[0].map((_, j) => String(j))} .scale=${output}></ap-heatmap>
       </div>
     </div>`;
   }
@@ -172,9 +172,9 @@ export class AttentionCompare extends TableElement {
     }));
     const cols = heads ? delta[0].map((_, j) => String(j)) : t;
     const where = heads ? `${t[top.i]}, column ${top.j}` : `${t[top.i]} → ${t[top.j]}`;
-    return html`<div class="card diff">
-      <h2>What changed: ${key} on the right minus ${key} on the left${heads ? '' : ' (head 1)'}</h2>
-      <p class="summary" data-summary>${changed} of ${delta.length * delta[0].length} numbers moved by more than 0.005;
+    return html`<div class="card diff" part="card diff">
+      <h2 part="diff-title">What changed: ${key} on the right minus ${key} on the left${heads ? '' : ' (head 1)'}</h2>
+      <p class="summary" part="summary" data-summary>${changed} of ${delta.length * delta[0].length} numbers moved by more than 0.005;
         the largest change is ${short(top.v)} at ${where}. The colours are centred on 0: the middle of the scale is no change.</p>
       <ap-heatmap key="difference" label="Δ ${key}" .matrix=${delta} .rows=${t} .cols=${cols}
         .scale=${diverging(Math.abs(top.v))}></ap-heatmap>
@@ -208,26 +208,26 @@ export class AttentionCompare extends TableElement {
     const shown = this.shownKeys();
     const placed = TABLE.some((d) => d.key === field && shown.includes(d.key));
     return html`
-      <div class="header">
+      <div class="header" part="header">
         <h2 class="title">Attention, compared: ${labels.join(' against ')}</h2>
         <div class="tools">
           <button data-action="share" @click=${this.share}>Share</button>
           <button data-action="embed" @click=${this.embed}>Embed</button>
         </div>
       </div>
-      <div class="controls">${TABLE.filter((d) => shown.includes(d.key)).map((def) => settingControl(def, {
+      <div class="controls" part="controls">${TABLE.filter((d) => shown.includes(d.key)).map((def) => settingControl(def, {
         value: this.state[def.key], set: (text) => this.set(def, text),
         message: this.inputErrors[def.key] || (field === def.key ? this.error!.message : ''),
       }))}</div>
-      <div class="main">
+      <div class="main" part="main">
         ${this.note ? html`<p class="note" role="status">${this.note}</p>` : nothing}
         <p class="hint busy" role="status">${this.busy ? 'Computing the comparison in the background…' : ''}</p>
         ${this.shareText ? html`<textarea class="share" readonly rows="4" aria-label="Link or embed snippets">${this.shareText}</textarea>` : nothing}
         ${this.error && !placed ? html`<p class="message" role="alert">${this.error.message}</p>` : nothing}
-        <p class="why">${AXES[axis].why}</p>
+        <p class="why" part="why">${AXES[axis].why}</p>
         ${this.traces ? html`<div class=${this.error ? 'stale' : ''}>
-          <div class="sides">${this.bothSides(this.traces, this.drawn.labels)}</div>
-          <div class="sides" style="margin-top: 1rem">${this.differences(this.traces)}${axis === 'scaling' ? this.entropy() : nothing}</div>
+          <div class="sides" part="sides">${this.bothSides(this.traces, this.drawn.labels)}</div>
+          <div class="sides" part="sides" style="margin-top: 1rem">${this.differences(this.traces)}${axis === 'scaling' ? this.entropy() : nothing}</div>
         </div>` : nothing}
       </div>`;
   }

@@ -76,10 +76,12 @@ export class Heatmap extends DeferredElement {
     .title small { font-size: 0.72rem; font-weight: 400; opacity: 0.7; }
     .scroll { overflow: auto; max-width: 100%; max-height: 70vh; }
     :host([overflows]) .frame::after { content: 'scroll sideways for more columns →'; display: block; font-size: 0.72rem; color: var(--ap-muted, #555); margin-top: 2px; }
-    table { border-collapse: separate; border-spacing: 1px; font: 0.72rem/1 var(--ap-mono, ui-monospace, monospace); }
+    /* --ap-heatmap-font-size: the numbers' size (a slide deck sets it to be read from afar); the cells grow
+       with it. --ap-heatmap-cell-height: a cell's height (1.9em of that size), lower where room is short. */
+    table { border-collapse: separate; border-spacing: 1px; font: var(--ap-heatmap-font-size, 0.72rem)/1 var(--ap-mono, ui-monospace, monospace); }
     th { font-weight: 500; color: var(--ap-muted, #555); padding: 0 4px; white-space: nowrap; max-width: 7em; overflow: hidden; text-overflow: ellipsis; }
     th.col { writing-mode: vertical-rl; transform: rotate(180deg); height: auto; max-height: 6em; padding: 4px 0; text-align: left; }
-    td { min-width: 2.6em; height: 1.9em; text-align: center; padding: 0 2px; border-radius: 3px; cursor: default; font-variant-numeric: tabular-nums; }
+    td { min-width: 2.6em; height: var(--ap-heatmap-cell-height, 1.9em); text-align: center; padding: 0 2px; border-radius: 3px; cursor: default; font-variant-numeric: tabular-nums; }
     td.small { min-width: 0.9em; height: 0.9em; padding: 0; }
     td.masked { background-image: repeating-linear-gradient(45deg, transparent 0 3px, rgb(128 128 128 / 0.55) 3px 5px); }
     td.click { cursor: pointer; }
