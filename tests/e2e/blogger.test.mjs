@@ -53,7 +53,9 @@ test('an arcs-only widget is as tall as its arcs, with no title, presets or tool
   // asked for: the toolbar alone, or the toolbar and the worked examples (never the page's title)
   assert.ok(await page.locator('#tools button[data-action="share"]').isVisible());
   assert.equal(await page.locator('#tools .presets').count(), 0);
-  assert.ok(await page.locator('#chrome .presets button[data-preset="seed004"]').isVisible());
+  // in a column narrower than the page's layout the examples are one labelled list
+  assert.ok(await page.locator('#chrome [part="presets"]').isVisible());
+  assert.equal(await page.locator('#chrome [part="presets"] [data-preset="seed004"], #chrome [part="presets"] option[value="seed004"]').count(), 1);
   assert.ok(await page.locator('#chrome button[data-action="embed"]').isVisible());
   assert.equal(await page.locator('#chrome [part="title"]').count(), 0);
   // the full-window page keeps all of it, and fills the window

@@ -92,7 +92,7 @@ test('the flow view follows the rotated query of RoPE and a key/value head share
   const flow = await flowOf(page, '#l');
   assert.deepEqual(flow.query, trace.Q_rope[3].slice(h * dk, (h + 1) * dk));
   assert.deepEqual([flow.weights, flow.output], [trace.weights[h][3], trace.heads[h][3]]);
-  assert.match(await page.locator('#l ap-flow .say').nth(1).innerText(), new RegExp(`K_rope, key/value head ${trace.kv_group[h] + 1}’s columns`));
+  assert.match(await page.locator('#l ap-flow .say').nth(1).innerText(), new RegExp(`K_rope, key/value head ${trace.kv_group[h]}’s columns`));
   await done(page);
 });
 
