@@ -4,6 +4,7 @@ import Reveal from 'reveal.js';
 import 'reveal.js/reveal.css';
 import 'reveal.js/theme/white.css';
 import '../../web/src/elements.ts';
+import { routeOf } from '../../web/src/state/scoped-hash.ts';
 import './deck.css';
 
 const FIELDS = 'input, textarea, select, [contenteditable=""], [contenteditable="true"]';
@@ -19,6 +20,12 @@ export function forTheDeck(event) {
   if (target.closest(FIELDS)) return false;
   return !(target.closest('button, summary, a[href]') && (event.key === ' ' || event.key === 'Enter'));
 }
+
+// A Share link from an element on a slide is the slide's route with the element's settings
+// after it (#/example&playground-1.seed=7). The elements have read theirs by now (their module
+// ran first); reveal.js reads the whole hash as the route, so it is given the route alone.
+const route = routeOf(location.hash);
+if (route !== location.hash) history.replaceState(null, '', route || location.pathname + location.search);
 
 const deck = new Reveal({
   hash: true,

@@ -178,5 +178,9 @@ test('on a phone the worked examples are one labelled list, and a wide table say
   await x.scrollIntoViewIfNeeded();
   await x.locator('button', { hasText: 'show as table' }).click();
   await page.waitForFunction(() => document.querySelector('attention-playground').shadowRoot.querySelector('ap-heatmap[key="X"]')?.hasAttribute('overflows'));
+  // and the tables of Follow one token, wider than a phone, say so too
+  await page.locator('#step-flow').scrollIntoViewIfNeeded();
+  await page.locator('ap-flow .wide.more').first().waitFor();
+  assert.match(await page.locator('ap-flow .wide.more').first().evaluate((el) => getComputedStyle(el, '::after').content), /scroll sideways/);
   await done(page);
 });

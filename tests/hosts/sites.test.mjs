@@ -121,13 +121,17 @@ test('Hugo, with a shortcode', async () => {
   await check(join(dir, 'public'), 'lesson/');
   // The shortcode's attributes go through Hugo's escaping: a hostile sentence stays a sentence.
   const hostile = `"><img src=x onerror=alert(1)> & '</attention-playground>`;
-  writeFileSync(join(dir, 'content/hostile.md'), `---\ntitle: Hostile\n---\n{{< attention sentence="${hostile.replace(/"/g, '\\"')}" view="weights" >}}\n`);
+  writeFileSync(join(dir, 'content/hostile.md'), `---\ntitle: Hostile\n---\n{{< attention sentence="${hostile.replace(/"/g, '\\"')}" view="weights" toolbar="" share-url="javascript:alert(document.domain)//" >}}\n`);
   run('hugo', ['--quiet', '--source', dir]);
   const server = await serveDir(join(dir, 'public'));
   const page = await chromium.page({ loopback: true });
   await page.goto(server.base + 'hostile/');
   assert.equal(await page.locator('attention-playground').evaluate((el) => el.spec.sentence), hostile);
   assert.equal(await page.locator('img').count(), 0);
+  // a shortcode's share-url that would run script is refused by the element, by name
+  await page.click('attention-playground button[data-action="share"]');
+  assert.ok((await page.locator('attention-playground textarea.share').inputValue()).startsWith(server.base), 'the link is this page');
+  assert.match(await page.locator('attention-playground .note').innerText(), /share-url="javascript:alert\(document\.domain\)\/\/" is not an http\(s\) or relative address/);
   await page.context().close();
   await server.close();
 });

@@ -219,3 +219,32 @@ test('at 1280 x 720 and 1920 x 1080 every slide fits, and the numbers of a heatm
     await page.context().close();
   }
 });
+
+test("an element's Share link keeps the deck's slide: the reader lands on the slide, with the element's numbers", async () => {
+  const page = await chromium.page({ loopback: true });
+  await open(page);
+  const el = page.locator('attention-playground').first();
+  const id = await el.evaluate((e) => e.closest('section').id);
+  await show(page, id);
+  const h = await slide(page);
+  assert.ok(h > 0);
+  await page.waitForFunction((id) => location.hash === `#/${id}`, id);  // reveal.js names the slide in the address
+  const route = await page.evaluate(() => location.hash);
+  await el.evaluate((e) => e.setAttribute('toolbar', ''));
+  await el.locator('#c-seed').fill('7');
+  await el.locator('#c-seed').press('Enter');
+  await page.waitForFunction(() => document.querySelector('attention-playground').spec.seed === 7);
+  await el.locator('button[data-action="share"]').click();
+  const link = await el.locator('textarea.share').inputValue();
+  assert.ok(link.endsWith(`${route}&playground-1.seed=7`), link);
+  const again = await chromium.page({ loopback: true });
+  await again.goto(link);
+  await again.waitForFunction(() => window.deck?.isReady());
+  await again.waitForFunction((want) => window.deck.getIndices().h === want, h);  // the deck opens on the same slide
+  await again.waitForFunction(() => document.querySelector('attention-playground').trace);
+  assert.equal(await again.locator('attention-playground').first().evaluate((e) => e.spec.seed), 7);
+  const host = again.locator('attention-playground').first();
+  assert.deepEqual(await weightsShown(host), (await weightsOfSpec(host)).weights);
+  await page.context().close();
+  await again.context().close();
+});

@@ -34,16 +34,16 @@ export function unscopedHash(scope: string, hash: string): string {
 }
 
 /** The page's hash (`#/3` of a slide deck, other elements' settings) with `scope`'s part
- *  replaced by `hash`: what is not this element's stays as it was, in its place. A route that
- *  reads its hash as a path (reveal.js: `#/3/1`) is kept whole and closed by a `/`, so that the
- *  settings after it read as an empty part of the path. */
+ *  replaced by `hash`: what is not this element's stays as it was, in its place, a route that
+ *  reads its hash as a path (reveal.js: `#/3/1`, `#/intro`) first. A deck that reads its whole
+ *  hash as the route takes the route alone once its elements have read theirs (`routeOf`). */
 export function withScope(current: string, scope: string, hash: string): string {
   const parts = current.replace(/^#/, '').split('&').filter((p) => p !== '' && !settingOf(scope, decodeKey(p)));
-  const mine = scopedHash(scope, hash);
-  if (!mine) return parts.join('&');
-  const route = parts[0]?.startsWith('/') ? parts.shift()!.replace(/\/?$/, '/') : '';
-  return [route, ...parts, mine].filter(Boolean).join('&');
+  return [...parts, scopedHash(scope, hash)].filter(Boolean).join('&');
 }
+
+/** The route of a hash that also holds elements' settings (`#/3&deck-1.seed=7` -> `#/3`). */
+export const routeOf = (hash: string) => hash.split('&')[0];
 
 /** The key of one `key=value` part of a hash, as URLSearchParams reads it. */
 function decodeKey(part: string): string {

@@ -11,7 +11,7 @@ export function alibiSlopes(t: Trace, draw: DrawHeatmap) {
   const heads = slopes.length;
   return draw('alibi_slopes', [slopes], {
     rows: ['m_h'], cols: slopes.map((_, h) => `head ${h}`), label: 'alibi_slopes', scale: diverging(extent(slopes)),
-    caption: heads & (heads - 1) ? 'the ALiBi paper’s slopes for a head count that is not a power of two' : `2^(−8h/${heads}), h = 1 … ${heads}: from steep to gentle`,
+    caption: heads & (heads - 1) ? 'the ALiBi paper’s slopes for a head count that is not a power of two' : `head h: 2^(−8(h+1)/${heads}), h = 0 … ${heads - 1}: from steep to gentle`,
   });
 }
 

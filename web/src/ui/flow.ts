@@ -78,6 +78,11 @@ export class Flow extends LitElement {
     return now;
   }
 
+  /** A table wider than its box (a phone's screen) scrolls inside it: said under it. */
+  protected updated() {
+    for (const box of this.renderRoot.querySelectorAll<HTMLElement>('.wide')) box.classList.toggle('more', box.scrollWidth > box.clientWidth + 1);
+  }
+
   /** Follow head k: shown here at once, and said to the element that keeps the choice. */
   private pickHead(k: number) {
     this.head = k;
@@ -93,6 +98,7 @@ export class Flow extends LitElement {
   static styles = style`
     :host { display: block; min-height: 4rem; font-size: 0.9rem; container-type: inline-size; }
     .wide { overflow-x: auto; max-width: 100%; }
+    .wide.more::after { content: 'scroll sideways for the rest →'; position: sticky; left: 0; display: block; font-size: 0.72rem; color: var(--ap-muted, #555); }
     .row { display: flex; flex-wrap: wrap; gap: 0.3rem; align-items: center; margin: 0 0 0.5rem; }
     .row .what { font-size: 0.8rem; font-weight: 600; color: var(--ap-muted, #555); margin-right: 0.2rem; }
     button { font: inherit; font-size: 0.82rem; border: 1px solid var(--ap-line, #ccc); background: var(--ap-card, #fff); color: inherit;
