@@ -217,16 +217,19 @@ async function longBlock() {
 // Crafted links that once held a tab for seconds: 512 tokens with a refused X and decode, and
 // with the online softmax in blocks of one key; then a keystroke. Printed, each over RUNS fresh
 // pages: the longest main-thread block after the link and after the key, and the JS heap.
-const HOSTILE_LINKS = {
-  'refused X, decode': (n) => `sentence=${encodeURIComponent(Array(n).fill('a').join(' '))}&X=${encodeURIComponent('[[1]]')}&d_k=24&mask=causal&decode=true`,
-  'online blocks of 1': (n) => `sentence=${encodeURIComponent(Array.from({ length: n }, (_, i) => `w${i % 97}`).join(' '))}&d_model=24&heads=4&online_block=1`,
+const HOSTILE_LINKS = {  // name -> [tokens, link]
+  // (with d_k=24 as well the core now refuses the spec by its size, and nothing is computed)
+  'refused X, decode': [LONG, (n) => `sentence=${encodeURIComponent(Array(n).fill('a').join(' '))}&X=${encodeURIComponent('[[1]]')}&mask=causal&decode=true`],
+  // the online softmax in blocks of one key at d_model 24: past 500 tokens the core refuses it
+  // (its count passes the limit), so the largest it accepts
+  'online blocks of 1': [smoke ? LONG : 500, (n) => `sentence=${encodeURIComponent(Array.from({ length: n }, (_, i) => `w${i % 97}`).join(' '))}&d_model=24&online_block=1`],
 };
 async function hostile() {
   const server = await serve();
   const browser = await chromium.launch(CHROMIUM);
   const out = [];
   try {
-    for (const [name, link] of Object.entries(HOSTILE_LINKS)) {
+    for (const [name, [tokens, link]] of Object.entries(HOSTILE_LINKS)) {
       const runs = [];
       for (let run = 0; run < RUNS; run++) {
         const page = await browser.newPage();
@@ -234,10 +237,10 @@ async function hostile() {
           window.blocks = [];
           new PerformanceObserver((l) => l.getEntries().forEach((e) => window.blocks.push(e.duration))).observe({ type: 'longtask', buffered: true });
         });
-        await page.goto(`${server.base}#${link(LONG)}`);
+        await page.goto(`${server.base}#${link(tokens)}`);
         const settled = () => page.evaluate(() => new Promise((r) => {
           const el = document.querySelector('attention-playground');
-          const check = () => (el.trace && !el.busy ? setTimeout(r, 1000) : setTimeout(check, 20));
+          const check = () => ((el.trace || el.error) && !el.busy ? setTimeout(r, 1000) : setTimeout(check, 20));
           check();
         }));
         await settled();
@@ -252,9 +255,9 @@ async function hostile() {
         await page.close();
         runs.push({ load, key, heap: heap / 2 ** 20 });
       }
-      const row = { link: name, tokens: LONG, longest_block_after_link_ms: spread(runs.map((r) => r.load)),
+      const row = { link: name, tokens, longest_block_after_link_ms: spread(runs.map((r) => r.load)),
         longest_block_after_key_ms: spread(runs.map((r) => r.key)), js_heap_mb: spread(runs.map((r) => r.heap)) };
-      say(`hostile link "${name}", ${LONG} tokens: longest block after the link ${runs.map((r) => r.load.toFixed(0)).join(', ')} ms, ` +
+      say(`hostile link "${name}", ${tokens} tokens: longest block after the link ${runs.map((r) => r.load.toFixed(0)).join(', ')} ms, ` +
         `after a keystroke ${runs.map((r) => r.key.toFixed(0)).join(', ')} ms; JS heap ${runs.map((r) => r.heap.toFixed(0)).join(', ')} MB`);
       out.push(row);
     }

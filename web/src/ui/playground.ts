@@ -336,8 +336,12 @@ export class AttentionPlayground extends LitElement {
 
   private show(wanted: Spec, spec: Spec, result: Json, refusal: { field: string; message: string } | null, refused: string[]) {
     this.busy = false;
+    // A refused matrix is not kept: neither the link nor the rows that follow their words carry it.
+    if (refused.length) this.overrides = without(this.overrides, refused);
     if (result.error) {
-      this.error = refusal ?? result.error;  // keep the last good trace on screen
+      // What stops the spec now (its size, say) is the error; a matrix refused on the way is noted.
+      this.error = result.error;  // keep the last good trace on screen
+      if (refusal) this.note = `${refusal.message}: it was not kept.`;
       this.stale = this.trace !== null;
     } else {
       this.error = refusal;
@@ -345,8 +349,6 @@ export class AttentionPlayground extends LitElement {
       this.traced = spec;
       this.stale = false;
       this.substituted = refused;
-      // A refused matrix is not kept: neither the link nor the rows that follow their words carry it.
-      if (refused.length) this.overrides = without(this.overrides, refused);
       if (this.selected) this.derive(this.selected);
     }
     if (this.useHash) {
