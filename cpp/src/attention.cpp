@@ -164,7 +164,7 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
     const MatrixT<T> raw = score_matrix<T>(s, p, q, k);
     MatrixT<T> scores = logits_of<T>(s, raw, t.bias.empty() ? Matrix() : t.bias[static_cast<std::size_t>(i)]);
     if (!scores.allFinite()) {  // rare: what to blame is worked out again, off the keystroke's path
-      return error_at(score_overflow_field(s, raw.allFinite()), "the scores of head " + std::to_string(i + 1) +
+      return error_at(score_overflow_field(s, raw.allFinite()), "the scores of head " + std::to_string(i) +
                               " overflow; use smaller values, a smaller scale or a higher temperature");
     }
     std::vector<long> empty;

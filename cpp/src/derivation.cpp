@@ -154,7 +154,7 @@ class CellRows {
     if (!slopes_.empty()) r.bias = alibi_bias_row(slopes_[static_cast<std::size_t>(i)], row_, raw.cols());
     r.logits = logits_of<double>(s_, raw, r.bias);
     if (!r.logits.allFinite()) {
-      return error_at(score_overflow_field(s_, raw.allFinite()), "the scores of head " + std::to_string(i + 1) +
+      return error_at(score_overflow_field(s_, raw.allFinite()), "the scores of head " + std::to_string(i) +
                               " overflow; use smaller values, a smaller scale or a higher temperature");
     }
     r.weights = s_.hard ? hardmax_rows<double>(r.logits, visible_, nullptr) : softmax_rows<double>(r.logits, visible_, nullptr);

@@ -40,7 +40,7 @@ TEST_CASE("values past overflow are a clear error naming the key to change", "[r
   CHECK(t["error"]["message"] == "X: the projections Q, K, V overflow; use smaller values in X or the weights");
   CHECK(t["error"]["field"] == "X");
   const json s = traced(R"({"X": [[1e160, 1e160]], "W_q": [[1,0],[0,1]], "W_k": [[1,0],[0,1]], "score": "dot"})");
-  CHECK(s["error"]["message"] == "X: the scores of head 1 overflow; use smaller values, a smaller scale or a higher temperature");
+  CHECK(s["error"]["message"] == "X: the scores of head 0 overflow; use smaller values, a smaller scale or a higher temperature");
   const json r = traced(R"({"X": [[1.5e308, 1.5e308]], "W_q": [[0,0],[0,0]], "W_k": [[0,0],[0,0]], "W_v": [[1,0],[0,1]], "residual": true})");
   CHECK(r["error"]["message"] == "residual: the residual sum overflows; use smaller values");
   CHECK(traced(R"({"sentence": "a b c d", "temperature": 1e-320})")["error"]["field"] == "temperature");

@@ -21,7 +21,7 @@ export interface Side {
 export interface CurrentAxis {
   sides: (s: State) => Side[];
   why: string;
-  delta?: 'output';            // the difference is of the outputs, not of head 1's weights
+  delta?: 'output';            // the difference is of the outputs, not of head 0's weights
   controls?: string[];         // settings worth a control in this comparison, besides the usual
   hides?: string[];            // usual controls the sides set themselves, which would change nothing
   side?: (trace: Trace, label: string, k: number) => TemplateResult;

@@ -173,7 +173,7 @@ export class AttentionCompare extends TableElement {
     const cols = heads ? delta[0].map((_, j) => String(j)) : t;
     const where = heads ? `${t[top.i]}, column ${top.j}` : `${t[top.i]} → ${t[top.j]}`;
     return html`<div class="card diff" part="card diff">
-      <h2 part="diff-title">What changed: ${key} on the right minus ${key} on the left${heads ? '' : ' (head 1)'}</h2>
+      <h2 part="diff-title">What changed: ${key} on the right minus ${key} on the left${heads ? '' : ' (head 0)'}</h2>
       <p class="summary" part="summary" data-summary>${changed} of ${delta.length * delta[0].length} numbers moved by more than 0.005;
         the largest change is ${short(top.v)} at ${where}. The colours are centred on 0: the middle of the scale is no change.</p>
       <ap-heatmap key="difference" label="Δ ${key}" .matrix=${delta} .rows=${t} .cols=${cols}
