@@ -439,7 +439,7 @@ Result<Spec> parse(const json& j, bool bounded) {
     ATTENTION_TRY(str, get_string(j, "embedding_init"));
     ATTENTION_TRY(init, parse_init(str, "embedding_init"));
     s.embedding_init = init;
-    if (ed && init.kind == Init::per_word) return error_at("embedding_init", "per_word applies to self mode only");
+    if (ed && init.kind == Init::per_word) return error_at("embedding_init", "per_word applies to self and cross modes");
   }
   if (has("weight_init")) {
     ATTENTION_TRY(str, get_string(j, "weight_init"));
@@ -501,7 +501,7 @@ Result<Spec> parse(const json& j, bool bounded) {
         return error_at("mask", "must be none, causal, window:D, causal_window:D or an n x n matrix of 0/1, got " + in_quotes(str));
       }
     }
-    if (ed && s.mask != MaskKind::none) return error_at("mask", "applies to self mode only");
+    if (ed && s.mask != MaskKind::none) return error_at("mask", "applies to self and cross modes");
     if (cross && s.mask != MaskKind::none && s.mask != MaskKind::matrix) {
       return error_at("mask", "cross-attention takes none or an n x m matrix of 0/1 (the source has no future)");
     }
@@ -559,7 +559,7 @@ Result<Spec> parse(const json& j, bool bounded) {
     s.layer_norm = l;
   }
   if (ed && (s.residual || s.layer_norm)) {
-    return error_at(s.residual ? "residual" : "layer_norm", "applies to self mode only");
+    return error_at(s.residual ? "residual" : "layer_norm", "applies to self and cross modes");
   }
 
   // Shapes of explicit matrices against the resolved sizes.

@@ -13,7 +13,7 @@ std::string error_of(const std::string& spec) {
 }
 }  // namespace
 
-TEST_CASE("defaults are those of DESIGN.md", "[spec]") {
+TEST_CASE("defaults are those of the README's spec keys", "[spec]") {
   const auto s = parse_spec_text("{}").value();
   CHECK(s.seed == 42);
   CHECK(s.heads == 1);
@@ -81,7 +81,7 @@ TEST_CASE("every bad spec gets one line naming the field", "[spec][errors]") {
   CHECK(error_of(R"({"residual": "yes"})") == "residual: must be true or false, got \"yes\"");
   CHECK(error_of(R"({"d_model": 4, "d_v": 2, "residual": true})") == "residual: needs the attention output width (2) to equal d_model (4)");
   CHECK(error_of(R"({"W_a": [[1]]})") == "W_a: is used by score general only");
-  CHECK(error_of(R"({"mode": "encoder_decoder", "mask": "causal"})") == "mask: applies to self mode only");
+  CHECK(error_of(R"({"mode": "encoder_decoder", "mask": "causal"})") == "mask: applies to self and cross modes");
   CHECK(error_of(R"({"mode": "encoder_decoder", "heads": 2})") == "heads: encoder_decoder mode has one head");
   CHECK(error_of(R"({"decoder_state": [1,2]})") == "decoder_state: belongs to mode encoder_decoder (mode is self)");
   CHECK(error_of(R"({"mode": "encoder_decoder", "annotations": [[1,2]], "decoder_state": [1,2,3]})") ==

@@ -36,5 +36,5 @@ TEST_CASE("per_word is for embeddings in self mode", "[per_word][errors]") {
   CHECK(attention::run_trace_text(R"({"weight_init": "per_word"})")["error"]["message"] ==
         "weight_init: per_word applies to embedding_init only, got \"per_word\"");
   CHECK(attention::run_trace_text(R"({"mode": "encoder_decoder", "embedding_init": "per_word"})")["error"]["message"] ==
-        "embedding_init: per_word applies to self mode only");
+        "embedding_init: per_word applies to self and cross modes");
 }

@@ -1,4 +1,4 @@
-// Types of dist/attention.js: the spec and trace contract of shared/DESIGN.md.
+// Types of dist/attention.js: the spec and trace contract the README describes.
 
 export type Matrix = number[][];
 export type Init = 'uniform' | 'normal' | `int:${number}`;
