@@ -17,9 +17,9 @@ const specOf = (page, sel = 'attention-playground') => page.locator(sel).evaluat
 const noteOf = (page, sel = 'attention-playground') => page.locator(sel).evaluate((el) =>
   [...el.shadowRoot.querySelectorAll('.note, .message')].map((e) => e.textContent).join(' '));
 
-test('Share carries the followed token, its head, row-relative weights and a stepper step', async () => {
+test('Share carries the followed token, its head, row-relative weights and each stepper\'s step', async () => {
   const page = await env.page();
-  await page.goto(`${env.base}#sentence=${encodeURIComponent('the animal was too tired')}&heads=2&d_model=8&mask=causal&decode=true`);
+  await page.goto(`${env.base}#sentence=${encodeURIComponent('the animal was too tired')}&heads=2&d_model=8&mask=causal&decode=true&online_block=2`);
   await ready(page);
   await page.locator('button.token[data-index="4"]').click();                         // follow "tired"
   await page.locator('ap-flow button', { hasText: 'head 1' }).click();                 // its second head
@@ -28,17 +28,22 @@ test('Share carries the followed token, its head, row-relative weights and a ste
   await stepper.scrollIntoViewIfNeeded();
   await stepper.locator('button', { hasText: /next/i }).first().click();
   await stepper.locator('button', { hasText: /next/i }).first().click();
+  const online = page.locator('ap-online-stepper');  // its own step: the decoder's does not move it
+  await online.scrollIntoViewIfNeeded();
+  assert.equal(await online.evaluate((s) => s.at), 0);
+  await online.locator('button[data-action="next"]').click();
   await page.click('button[data-action="share"]');
   const link = await page.locator('textarea.share').inputValue();
   const opened = await env.page();
   await opened.goto(link);
   await ready(opened);
   const el = opened.locator('attention-playground');
-  assert.deepEqual(await el.evaluate((e) => [e.focusToken, e.focusHead, e.relative, e.stepAt]), [4, 1, true, 2]);
+  assert.deepEqual(await el.evaluate((e) => [e.focusToken, e.focusHead, e.relative, e.stepAt, e.blockAt]), [4, 1, true, 2, 1]);
   assert.equal(await opened.locator('button.token[aria-pressed="true"]').innerText(), 'tired');
   assert.equal(await opened.locator('ap-flow').evaluate((f) => f.head), 1);
   assert.equal(await opened.locator('ap-heatmap[key="weights"]').first().evaluate((m) => m.relative), true);
   assert.equal(await opened.locator('ap-decode-stepper').evaluate((s) => s.at), 2);
+  assert.equal(await opened.locator('ap-online-stepper').evaluate((s) => s.at), 1);
   await done(page);
   await done(opened);
 });

@@ -1,15 +1,17 @@
 // What the reader is looking at, besides the settings: the token followed, the head, whether
-// weights are coloured row by row, and a stepper's step. A Share link carries it, so the link
+// weights are coloured row by row, and the steppers' steps. A Share link carries it, so the link
 // opens on the same view; it lives in the hash after the settings, and only where it differs
 // from the defaults.
 export interface ViewState {
   focus: number;            // the token followed, from 0
   head: number;             // the head followed, from 0
   relative: boolean | null; // weights coloured row by row; null: as the weights call for
-  step: number;             // the decode or online stepper's step, from 0
+  step: number;             // the decode stepper's position, from 0
+  block: number;            // the online stepper's key block, from 0
 }
 
-export const VIEW_DEFAULTS: ViewState = { focus: 0, head: 0, relative: null, step: 0 };
+export const VIEW_DEFAULTS: ViewState = { focus: 0, head: 0, relative: null, step: 0, block: 0 };
+const WHOLES = ['focus', 'head', 'step', 'block'] as const;
 const WHOLE = /^\d{1,6}$/;
 
 /** The view's keys taken out of a hash: the rest (the settings), the view, and what was not
@@ -22,7 +24,7 @@ export function splitView(hash: string): { rest: string; view: ViewState; proble
   } catch {
     return { rest: hash, view, problems };
   }
-  for (const key of ['focus', 'head', 'step'] as const) {
+  for (const key of WHOLES) {
     const text = params.get(key);
     if (text === null) continue;
     if (WHOLE.test(text)) view[key] = Number(text);
@@ -41,7 +43,7 @@ export function splitView(hash: string): { rest: string; view: ViewState; proble
 /** The view as hash parameters (no '#'), only what differs from the defaults. */
 export function viewHash(view: ViewState): string {
   const params = new URLSearchParams();
-  for (const key of ['focus', 'head', 'step'] as const) if (view[key] !== VIEW_DEFAULTS[key]) params.set(key, String(view[key]));
+  for (const key of WHOLES) if (view[key] !== VIEW_DEFAULTS[key]) params.set(key, String(view[key]));
   if (view.relative !== null) params.set('relative', view.relative ? '1' : '0');
   return params.toString();
 }

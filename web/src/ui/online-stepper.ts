@@ -44,7 +44,7 @@ export class OnlineStepper extends LitElement {
   // Per trace and head: the blocks' largest differences, each worked out when the stepper first
   // reaches its block (at 512 tokens in blocks of one key a head has 512 blocks of n x d_v: built
   // all at once they held the page for seconds), and the colour scales, from the last block.
-  private memo: { trace: Trace; head: number; worst: number[]; scale: { o: Scale; ratio: Scale; delta: Scale } } | null = null;
+  private memo: { trace: Trace; head: number; worst: number[]; range: { o: number; ratio: number; delta: number } } | null = null;
 
   /** The block on screen (0-based), for a page or a test to read. */
   get at() { return this.stepper.at; }
@@ -60,8 +60,8 @@ export class OnlineStepper extends LitElement {
     if (this.memo?.trace !== t || this.memo.head !== this.head) {
       const blocks = (t.online as OnlineBlock[][])[this.head], head = (t.heads as Matrix[])[this.head];
       const first = worstOf(blocks[0], head);
-      this.memo = { trace: t, head: this.head, worst: [first], scale: {
-        o: diverging(extent(blocks[blocks.length - 1].o)), ratio: diverging(extent(head)), delta: diverging(first) } };
+      this.memo = { trace: t, head: this.head, worst: [first],
+        range: { o: extent(blocks[blocks.length - 1].o), ratio: extent(head), delta: first } };
     }
     const memo = this.memo, blocks = (t.online as OnlineBlock[][])[this.head], head = (t.heads as Matrix[])[this.head];
     for (let k = memo.worst.length; k <= this.stepper.at; k++) memo.worst.push(worstOf(blocks[k], head));
@@ -104,6 +104,12 @@ export class OnlineStepper extends LitElement {
     const memo = this.memoOf(t), blocks = online[this.head];
     const s = this.stepper, b = s.at, block = blocks[b], before = b > 0 ? blocks[b - 1] : undefined;
     const shown = shownOf(block, (t.heads as Matrix[])[this.head]);
+    // The colour ranges hold still from block to block, and widen to hold every block shown.
+    const range = memo.range;
+    range.o = Math.max(range.o, extent(block.o));
+    range.ratio = Math.max(range.ratio, extent(shown.ratio));
+    range.delta = Math.max(range.delta, extent(shown.delta));
+    const scale = { o: diverging(range.o), ratio: diverging(range.ratio), delta: diverging(range.delta) };
     const worst = memo.worst, largest = Math.max(...worst) || 1;
     const tokens = t.tokens as string[];
     const [start, end] = block.keys;
@@ -140,13 +146,13 @@ export class OnlineStepper extends LitElement {
       </table></div>
       <div class="matrices">
         <ap-heatmap key="online_o" label="o: running output" caption="Σ exp(logit − m) · v, not yet divided"
-          .matrix=${block.o} .rows=${tokens} .cols=${cols} .scale=${memo.scale.o} .masked=${anyUnseen ? unseen : undefined}></ap-heatmap>
+          .matrix=${block.o} .rows=${tokens} .cols=${cols} .scale=${scale.o} .masked=${anyUnseen ? unseen : undefined}></ap-heatmap>
         <ap-heatmap key="online_ratio" label="o / l" caption="the output if the keys stopped here"
-          .matrix=${shown.ratio} .rows=${tokens} .cols=${cols} .scale=${memo.scale.ratio} .masked=${anyUnseen ? unseen : undefined}></ap-heatmap>
+          .matrix=${shown.ratio} .rows=${tokens} .cols=${cols} .scale=${scale.ratio} .masked=${anyUnseen ? unseen : undefined}></ap-heatmap>
         <ap-heatmap key="online_head" label="head ${this.head} output" caption="softmax(scores) · V, all keys at once"
-          .matrix=${(t.heads as Matrix[])[this.head]} .rows=${tokens} .cols=${cols} .scale=${memo.scale.ratio}></ap-heatmap>
+          .matrix=${(t.heads as Matrix[])[this.head]} .rows=${tokens} .cols=${cols} .scale=${scale.ratio}></ap-heatmap>
         <ap-heatmap key="online_delta" label="o / l − head" caption=${last ? 'the last block: 0 up to rounding' : 'shrinks as blocks are added'}
-          .matrix=${shown.delta} .rows=${tokens} .cols=${cols} .scale=${memo.scale.delta} .masked=${anyUnseen ? unseen : undefined}></ap-heatmap>
+          .matrix=${shown.delta} .rows=${tokens} .cols=${cols} .scale=${scale.delta} .masked=${anyUnseen ? unseen : undefined}></ap-heatmap>
       </div>
       <div class="converge">
         <h3>Largest |o / l − head| after each block</h3>

@@ -97,7 +97,7 @@ export class AttentionPlayground extends LitElement {
     toolbar: { type: Boolean }, presets: { type: Boolean }, focusToken: { type: Number, attribute: 'focus-token' },
     shareText: { state: true }, numpyText: { state: true }, busy: { state: true }, stale: { state: true },
     substituted: { state: true }, offerSpec: { state: true }, narrow: { type: Boolean, reflect: true },
-    settingsOpen: { state: true }, positionError: { state: true }, focusHead: { state: true }, relative: { state: true }, stepAt: { state: true },
+    settingsOpen: { state: true }, positionError: { state: true }, focusHead: { state: true }, relative: { state: true }, stepAt: { state: true }, blockAt: { state: true },
   };
 
   static get observedAttributes() {
@@ -124,7 +124,8 @@ export class AttentionPlayground extends LitElement {
   focusToken = 0;      // the token the flow view follows (its position, from 0)
   focusHead = 0;       // the head it follows, from 0
   relative: boolean | null = null;  // weights coloured row by row; null: when they are near-uniform
-  stepAt = 0;          // the decode or online stepper's step
+  stepAt = 0;          // the decode stepper's position
+  blockAt = 0;         // the online stepper's key block
   shareText = '';
   numpyText = '';
   busy = false;        // a large trace is being computed in the background
@@ -292,7 +293,7 @@ export class AttentionPlayground extends LitElement {
   /** The hash of what is on screen: the settings that differ from `base` (the defaults, or the
    *  element's attributes under a scoped link), then the view. */
   private hashOf(base?: Reading): string {
-    const view = viewHash({ focus: this.focusToken, head: this.focusHead, relative: this.relative, step: this.stepAt });
+    const view = viewHash({ focus: this.focusToken, head: this.focusHead, relative: this.relative, step: this.stepAt, block: this.blockAt });
     return [toHash(this.state, this.overrides, SETTINGS, base), view].filter(Boolean).join('&');
   }
 
@@ -302,6 +303,7 @@ export class AttentionPlayground extends LitElement {
     this.focusHead = view.head;
     this.relative = view.relative;
     this.stepAt = view.step;
+    this.blockAt = view.block;
     if (problems.length) this.note = `${this.note ? `${this.note} ` : ''}${problem}: ${problems.join('; ')}.`;
   }
 
@@ -437,6 +439,12 @@ export class AttentionPlayground extends LitElement {
     this.derive(this.selected);
     this.reveal = true;
   }
+
+  /** A stepper moved: its step goes into the link (each stepper its own). */
+  private onStep = (e: CustomEvent) => {
+    if ((e.target as HTMLElement).localName === 'ap-online-stepper') this.blockAt = e.detail.at;
+    else this.stepAt = e.detail.at;
+  };
 
   // One listener for the strip, not one per chip (a pasted text brings hundreds of chips).
   private onChip = (e: Event) => {
@@ -778,7 +786,7 @@ export class AttentionPlayground extends LitElement {
       case 'weights': return html`${this.uniformHint(t)}${this.perHead('weights', t.weights, { cols: keys, masked: t.mask })}`;
       case 'heads': return this.perHead('heads', t.heads);
       case 'decode': return html`<ap-decode-stepper .trace=${t} .start=${this.stepAt}></ap-decode-stepper>`;
-      case 'online': return html`<ap-online-stepper .trace=${t} .start=${this.stepAt}></ap-online-stepper>`;
+      case 'online': return html`<ap-online-stepper .trace=${t} .start=${this.blockAt}></ap-online-stepper>`;
       case 'mask': return t.mask ? this.heatmap('mask', t.mask, { cols: tokens, caption: '1 = visible, 0 = masked' })
         : this.heatmap('mask', this.derived(t).visible, { cols: keys, label: 'mask: none', caption: 'every token sees every token (all 1)' });
       case 'arcs': return html`<div class="matrix"><div class="arcs-title">arcs (hover a token)</div><ap-arcs .tokens=${tokens} .weights=${t.weights}></ap-arcs>
@@ -970,7 +978,7 @@ export class AttentionPlayground extends LitElement {
       <div class="layout ${controls.length ? '' : 'bare'} ${page ? 'page' : ''}">
         ${controls.length ? html`<div class="controls" part="controls" role="group" aria-label="Settings">${controls}</div>` : nothing}
         <div class="views" part="view" @relative-change=${(e: CustomEvent) => (this.relative = e.detail.relative)}
-          @step-change=${(e: CustomEvent) => (this.stepAt = e.detail.at)} @cell-select=${this.onCellSelect} @cell-edit=${this.onCellEdit} @click=${this.onRowLabel}>
+          @step-change=${this.onStep} @cell-select=${this.onCellSelect} @cell-edit=${this.onCellEdit} @click=${this.onRowLabel}>
           ${header ? nothing : toolbar}
           ${this.note ? html`<p class="note" role="status">${this.note}${this.offerSpec
             ? html` <button class="small" data-action="download-spec" @click=${this.downloadSpec}>Download spec.json</button>` : nothing}</p>` : nothing}
