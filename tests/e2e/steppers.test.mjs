@@ -144,6 +144,8 @@ test('axe-core finds nothing in either stepper, light and dark, wide and phone, 
     const page = await open(`${DECODE}&online_block=2`, decoder, { viewport: { width, height: 900 }, colorScheme, reducedMotion: 'reduce' });
     await page.locator(`${decoder} button[data-action="next"]`).click();  // a newest row below older ones
     await drawn(page.locator(online));
+    await page.locator(`${online} button[data-action="next"]`).click();  // a block that rescales some rows
+    assert.ok(await page.locator(`${online} tr.rescaled`).count() > 0, 'a rescaled row is marked');
     await page.addScriptTag({ content: axe });
     // The steppers only (through the playground's shadow root): the other views have tests of their own.
     const found = await page.evaluate(async () => (await window.axe.run(
