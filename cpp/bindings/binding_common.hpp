@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attention/error_json.hpp"
+
 #include "attention/error.hpp"
 #include "attention/spec.hpp"
 
@@ -23,7 +25,7 @@ inline nlohmann::json error_json(const std::string& field, const std::string& me
   return nlohmann::json{{"error", {{"field", field}, {"message", message}}}};
 }
 
-inline nlohmann::json error_of(const attention::Error& e) { return error_json(e.field, e.message); }
+inline nlohmann::json error_of(const attention::Error& e) { return attention::error_json(e); }
 
 inline nlohmann::json table(const std::vector<attention::Setting>& rows) {
   nlohmann::json out = nlohmann::json::array();

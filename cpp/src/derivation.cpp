@@ -7,6 +7,7 @@
 #include "attention/alibi.hpp"
 #include "attention/attention.hpp"
 #include "attention/encoder_decoder.hpp"
+#include "attention/error_json.hpp"
 #include "attention/json_read.hpp"
 #include "attention/rope.hpp"
 #include "attention/softmax.hpp"
@@ -280,14 +281,13 @@ Result<json> derive(const Spec& s, const std::string& matrix, long head, long ro
 }
 
 json derive_text(const std::string& request) {
-  const auto fail = [](const Error& e) { return json{{"error", {{"field", e.field}, {"message", e.message}}}}; };
   const auto parsed = json_read::parse_request(request, "derive: expected {spec, matrix, head, row, col}");
-  if (!parsed) return fail(parsed.error());
+  if (!parsed) return error_json(parsed.error());
   const json& r = parsed.value();
-  if (!r.contains("spec")) return fail(error_at("spec", "derive: give the spec of the trace"));
+  if (!r.contains("spec")) return error_json(error_at("spec", "derive: give the spec of the trace"));
   const auto spec = parse_spec(r.at("spec"));
-  if (!spec) return fail(spec.error());
-  if (r.contains("matrix") && !r.at("matrix").is_string()) return fail(error_at("matrix", "must be scores, weights or output"));
+  if (!spec) return error_json(spec.error());
+  if (r.contains("matrix") && !r.at("matrix").is_string()) return error_json(error_at("matrix", "must be scores, weights or output"));
   // An index that is missing or not a whole number is -1 (refused by derive), head defaults to 0.
   const auto index = [&](const char* k, long missing) -> long {
     std::int64_t v;
@@ -295,7 +295,7 @@ json derive_text(const std::string& request) {
     return json_read::integral(r.at(k), 0, 1 << 30, v) ? static_cast<long>(v) : -1;
   };
   const auto d = derive(spec.value(), r.value("matrix", std::string()), index("head", 0), index("row", -1), index("col", -1));
-  return d ? d.value() : fail(d.error());
+  return d ? d.value() : error_json(d.error());
 }
 
 }  // namespace attention

@@ -205,14 +205,13 @@ json parameters_json(const Spec& s) {
 }
 
 json parameters_text(const std::string& text) {
-  const auto fail = [](const Error& e) { return json{{"error", {{"field", e.field}, {"message", e.message}}}}; };
   const auto parsed = json_read::parse_text(text, "the spec is not valid JSON");
-  if (!parsed) return fail(parsed.error());
+  if (!parsed) return error_json(parsed.error());
   const auto spec = parse_spec_unbounded(parsed.value());
-  if (!spec) return fail(spec.error());
+  if (!spec) return error_json(spec.error());
   const std::size_t drawn = drawn_numbers(spec.value());
   if (drawn > limits::max_trace_cells) {
-    return fail(error_at("d_model", "this spec would draw about " + std::to_string(drawn) + " numbers; the limit is " +
+    return error_json(error_at("d_model", "this spec would draw about " + std::to_string(drawn) + " numbers; the limit is " +
                                         std::to_string(limits::max_trace_cells) + " (a smaller d_model, d_k, d_v or fewer heads)"));
   }
   return parameters_json(spec.value());
@@ -221,7 +220,7 @@ json parameters_text(const std::string& text) {
 json run_trace_text(const std::string& text, std::vector<double>* packed) {
   auto spec = parse_spec_text(text);
   Result<json> trace = spec ? run_trace(spec.value(), packed) : Result<json>(spec.error());
-  if (!trace) return json{{"error", {{"field", trace.error().field}, {"message", trace.error().message}}}};
+  if (!trace) return error_json(trace.error());
   return std::move(trace).value();
 }
 

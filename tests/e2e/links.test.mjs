@@ -165,7 +165,7 @@ test('an embedded Follow-one-token view is drawn at its full height before the r
 });
 
 test('on a phone the worked examples are one labelled list, and a wide table says it scrolls', async () => {
-  const page = await env.page({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  let page = await env.page({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await page.goto(`${env.base}#d_model=24&sentence=a+wide+matrix`);
   await ready(page);
   const picker = page.locator('select[data-action="preset"]');
@@ -174,8 +174,11 @@ test('on a phone the worked examples are one labelled list, and a wide table say
   await picker.selectOption('seed004');
   await page.waitForFunction(() => document.querySelector('attention-playground').spec.weight_init === 'int:3');  // seed 004's integer weights
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'nothing scrolls sideways');
+  await done(page);
+  // a fresh page on the wide matrix (not the example just loaded into this one)
+  page = await env.page({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await page.goto(`${env.base}#d_model=24&sentence=a+wide+matrix`);
-  await page.reload();
+  await ready(page);
   const x = page.locator('ap-heatmap[key="X"]');
   await x.scrollIntoViewIfNeeded();
   await x.locator('button', { hasText: 'show as table' }).click();

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attention/error.hpp"
+#include "attention/error_json.hpp"
 #include "attention/scalar.hpp"
 #include "attention/spec.hpp"
 

@@ -176,12 +176,29 @@ export class Heatmap extends DeferredElement {
     return changed.has('editing') || changed.has('asTable');
   }
 
+  // A table wider than its box scrolls inside it (a phone's screen): said under it, since nothing
+  // else shows that more columns lie to the right. Told by a ResizeObserver, after layout: read
+  // in updated(), the widths forced a layout in every heatmap drawn on a keystroke.
+  private widths = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => {
+    const box = this.watched;
+    this.toggleAttribute('overflows', Boolean(box && box.scrollWidth > box.clientWidth + 1));
+  });
+  private watched: HTMLElement | null = null;  // the table's scrolling box, while it is drawn
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.widths?.disconnect();
+    this.watched = null;
+  }
+
   protected updated() {
     if (this.pictured()) this.paint();
-    // A table wider than its box scrolls inside it (a phone's screen): said under it, since
-    // nothing else shows that more columns lie to the right.
     const box = this.renderRoot.querySelector<HTMLElement>('.scroll');
-    this.toggleAttribute('overflows', Boolean(box && box.scrollWidth > box.clientWidth + 1));
+    if (box === this.watched) return;
+    this.widths?.disconnect();
+    this.watched = box;
+    if (!box) this.removeAttribute('overflows');
+    for (const el of box ? [box, box.firstElementChild] : []) if (el) this.widths?.observe(el);
   }
 
   protected estimate(): [number, number] {
