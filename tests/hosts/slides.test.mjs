@@ -26,6 +26,13 @@ async function show(page, id) {
     deck.on('slidetransitionend', function done() { deck.off('slidetransitionend', done); resolve(); });
     deck.slide(h);
   }), id);
+  // reveal.js may report the transition's end while the slide is still sliding in (a transition
+  // inside it ends first): wait until the slide stands where the deck draws it.
+  await page.waitForFunction((id) => {
+    const slides = document.querySelector('.reveal .slides').getBoundingClientRect();
+    const r = document.getElementById(id).getBoundingClientRect();
+    return Math.abs(r.left - slides.left) < 1 && Math.abs(r.right - slides.right) < 1;
+  }, id);
 }
 /** The innermost focused element, through the shadow roots, as {tag, row, col}. */
 const focused = (page) => page.evaluate(() => {
