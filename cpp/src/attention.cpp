@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "attention/alibi.hpp"
 #include "attention/rope.hpp"
@@ -122,22 +123,21 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
   const long n = static_cast<long>(s.tokens.size()), h = s.heads, dk = s.d_k, dv = s.d_v;
   const long m = cross ? static_cast<long>(s.source_tokens.size()) : n;
 
-  t.X_in = p.X.cast<T>();
-  if (cross) t.X_source_in = p.X_source.cast<T>();
+  MatrixT<T> X_in = p.X.cast<T>(), X_source_in = p.X_source.cast<T>();  // (n, d), (m, d)
   if (s.positional == Positional::sinusoidal) {
     t.positional = sinusoidal_encoding(n, s.d_model).cast<T>();
-    t.X_in += *t.positional;
+    t.X_in = X_in += *t.positional;
     if (cross) {
       t.positional_source = sinusoidal_encoding(m, s.d_model).cast<T>();
-      t.X_source_in += *t.positional_source;
+      t.X_source_in = X_source_in += *t.positional_source;
     }
   }
-  const MatrixT<T>& source = cross ? t.X_source_in : t.X_in;  // what keys and values come from
-  t.Q = t.X_in * p.W_q->cast<T>();
+  const MatrixT<T>& source = cross ? X_source_in : X_in;  // what keys and values come from
+  t.Q = X_in * p.W_q->cast<T>();
   t.K = source * p.W_k->cast<T>();
   t.V = source * p.W_v->cast<T>();
   // Every number the learner sees is finite: a projection may overflow before any score does.
-  for (const MatrixT<T>* x : std::initializer_list<const MatrixT<T>*>{&t.X_in, &source, &t.Q, &t.K, &t.V}) {
+  for (const MatrixT<T>* x : std::initializer_list<const MatrixT<T>*>{&X_in, &source, &t.Q, &t.K, &t.V}) {
     if (!x->allFinite()) return error_at("X", "the projections Q, K, V overflow; use smaller values in X or the weights");
   }
   if (s.positional == Positional::rope) {
@@ -181,10 +181,24 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
   if (!t.concat.allFinite() || !t.output.allFinite()) return error_at("X", "the attention output overflows; use smaller values");
 
   if (s.residual || s.layer_norm) {
-    MatrixT<T> sum = s.residual ? MatrixT<T>(t.X_in + t.output) : t.output;
+    MatrixT<T> sum = s.residual ? MatrixT<T>(X_in + t.output) : t.output;
     if (!sum.allFinite()) return error_at("residual", "the residual sum overflows; use smaller values");
     if (s.residual) t.residual_sum = sum;
     if (s.layer_norm) t.normalized = layer_norm_rows<T>(sum);  // finite for every finite sum
+  }
+  if constexpr (std::is_same_v<T, double>) {  // the steppers' numbers are shown in double only
+    if (s.online_block > 0) {
+      for (long i = 0; i < h; ++i) {
+        const long g = t.kv_group[static_cast<std::size_t>(i)];
+        t.online.push_back(online_softmax(t.scores[static_cast<std::size_t>(i)], t.mask, t.V.middleCols(g * dv, dv), s.online_block));
+      }
+    }
+    if (s.decode) {
+      auto d = run_decode(s, p);
+      if (!d) return d.error();
+      t.decode = std::move(d.value().steps);
+      t.decode_cost = d.value().cost;
+    }
   }
   return t;
 }

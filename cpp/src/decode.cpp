@@ -58,8 +58,8 @@ Result<Decode> run_decode(const Spec& s, const Parameters& p) {
 
     // Multiply-adds of this step: the projections, every query head over t+1 keys, W_o.
     const std::uint64_t attend = u(h) * u(t + 1) * u(dk + dv) + (p.W_o ? u(h * dv) * u(d) : 0);
-    out.with_cache += u(d) * u(h * dk + kvh * (dk + dv)) + attend;
-    out.without_cache += u(d) * u(h * dk) + u(t + 1) * u(d) * u(kvh * (dk + dv)) + attend;
+    out.cost.with_cache += u(d) * u(h * dk + kvh * (dk + dv)) + attend;
+    out.cost.without_cache += u(d) * u(h * dk) + u(t + 1) * u(d) * u(kvh * (dk + dv)) + attend;
   }
   return out;
 }

@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <type_traits>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -16,71 +20,6 @@ namespace attention {
 
 using nlohmann::json;
 
-const std::vector<Setting>& settings() {
-  using limits::max_head_dim;
-  static const long max_tokens = static_cast<long>(limits::max_tokens);
-  static const std::vector<Setting> table = {
-      {"sentence", "string", "\"the cat sat on the mat\"", "The text to attend over; split into words and punctuation."},
-      {"tokens", "string[]", "", "Tokens given one by one instead of a sentence."},
-      {"seed", "integer", "42", "Seed of NumPy's legacy random stream.", {}, 0, 4294967295LL},
-      {"d_model", "integer", "4", "Width of each embedding; defaults to the width of an explicit X.", {}, 1, limits::max_d_model},
-      {"heads", "integer", "1", "Number of attention heads.", {}, 1, limits::max_heads},
-      {"kv_heads", "integer", "", "Key/value heads (grouped-query attention; 1 is multi-query); must divide heads. Default heads.",
-       {}, 1, limits::max_heads, "self,cross"},
-      {"d_k", "integer", "", "Width of a query/key per head; default d_model / heads.", {}, 1, max_head_dim, "self,cross"},
-      {"d_v", "integer", "", "Width of a value per head; default d_k.", {}, 1, max_head_dim, "self,cross"},
-      {"d_a", "integer", "", "Hidden width of additive scoring; default d_k.", {}, 1, max_head_dim},
-      {"embedding_init", "init", "\"uniform\"",
-       "How embeddings are drawn: uniform (rand), normal (randn), int:N (randint(N)), or per_word (each word from its own seed, the same in any sentence).",
-       {"uniform", "normal", "int:N", "per_word"}},
-      {"weight_init", "init", "\"normal\"", "How weight matrices are drawn: uniform, normal or int:N.", {"uniform", "normal", "int:N"}},
-      {"score", "enum", "\"scaled_dot\"", "Score function: dot, scaled_dot, general (q W_a k) or additive (v_a . tanh(q W_1 + k W_2)).",
-       {"dot", "scaled_dot", "general", "additive"}},
-      {"scale", "number", "", "Multiplies the scores; default 1/sqrt(d_k) for scaled_dot, 1 otherwise."},
-      {"temperature", "number", "1", "Divides the scores before the softmax; must be positive."},
-      {"softcap", "number", "", "Caps the logits at +-softcap: softcap * tanh(logits / softcap), as Gemma 2; off by default.", {}, 0, 0, "self,cross"},
-      {"mask", "mask", "\"none\"", "none, causal, window:D (attend within D positions), causal_window:D (causal, at most D back), or an n x n matrix of 0/1.",
-       {"none", "causal", "window:D", "causal_window:D"}, 0, 0, "self,cross"},
-      {"positional", "enum", "\"none\"",
-       "Positions: none, sinusoidal (added to X), rope (rotates each head's queries and keys) or alibi (a bias of -m_h |i - j| on the logits).",
-       {"none", "sinusoidal", "rope", "alibi"}, 0, 0, "self,cross"},
-      {"rope_style", "enum", "\"interleaved\"", "rope: rotate column pairs (2i, 2i+1) (interleaved, Llama) or (i, i + d_k/2) (halves, GPT-NeoX).",
-       {"interleaved", "halves"}, 0, 0, "self"},
-      {"rope_base", "number", "10000", "rope: pair i turns by position x rope_base^(-2i/d_k); must be positive.", {}, 0, 0, "self"},
-      {"attention", "enum", "\"soft\"", "soft (softmax) or hard (one-hot on the highest score, first on ties).", {"soft", "hard"}},
-      {"residual", "boolean", "false", "Add X to the attention output (the Transformer's residual connection).", {}, 0, 0, "self,cross"},
-      {"layer_norm", "boolean", "false", "Normalise each output row to mean 0, variance 1 (eps 1e-5).", {}, 0, 0, "self,cross"},
-      {"decode", "boolean", "false", "Also generate position by position with a KV cache (needs a causal mask).", {}, 0, 0, "self"},
-      {"online_block", "integer", "", "Also run FlashAttention's online softmax over blocks of this many keys.", {}, 1, max_tokens, "self,cross"},
-      {"mode", "enum", "\"self\"",
-       "self (each token attends over all), encoder_decoder (a decoder state attends over annotations) or cross (the sentence attends over the source).",
-       {"self", "encoder_decoder", "cross"}},
-      {"X", "matrix", "", "Embeddings, one row per token (n x d_model).", {}, 0, 0, "self,cross"},
-      {"W_q", "matrix", "", "Query weights (d_model x heads*d_k).", {}, 0, 0, "self,cross"},
-      {"W_k", "matrix", "", "Key weights (d_model x kv_heads*d_k).", {}, 0, 0, "self,cross"},
-      {"W_v", "matrix", "", "Value weights (d_model x kv_heads*d_v).", {}, 0, 0, "self,cross"},
-      {"W_o", "matrix", "", "Output weights after concatenating the heads (heads*d_v x d_model).", {}, 0, 0, "self,cross"},
-      {"W_a", "matrix", "", "Bilinear weights of general scoring (d_k x d_k)."},
-      {"W_1", "matrix", "", "Query weights of additive scoring (d_k x d_a)."},
-      {"W_2", "matrix", "", "Key weights of additive scoring (d_k x d_a)."},
-      {"v_a", "vector", "", "Output vector of additive scoring (d_a)."},
-      {"decoder_state", "vector", "", "encoder_decoder: the decoder's hidden state (d).", {}, 0, 0, "encoder_decoder"},
-      {"annotations", "matrix", "", "encoder_decoder: the encoder's hidden states, one row each (m x d).", {}, 0, 0, "encoder_decoder"},
-      {"W_c", "matrix", "", "encoder_decoder: output layer weights, tanh([context, h] W_c) (2d x d).", {}, 0, 0, "encoder_decoder"},
-      {"source", "string", "", "cross: the sentence the keys and values come from.", {}, 0, 0, "cross"},
-      {"source_tokens", "string[]", "", "cross: the source given token by token.", {}, 0, 0, "cross"},
-      {"X_source", "matrix", "", "cross: the source's embeddings, one row per source token (m x d_model).", {}, 0, 0, "cross"},
-  };
-  return table;
-}
-
-const Setting& setting(const std::string& key) {
-  for (const auto& s : settings()) {
-    if (key == s.key) return s;
-  }
-  return settings().front();  // unreachable for the keys the core asks for
-}
-
 namespace {
 
 using json_read::clip;
@@ -91,7 +30,6 @@ using json_read::get_string;
 using json_read::integral;
 using json_read::show;
 
-const char* kDefaultSentence = "the cat sat on the mat";
 
 
 std::string in_quotes(const std::string& s) { return "\"" + clip(s, 40) + "\""; }
@@ -105,9 +43,6 @@ Result<std::int64_t> table_int(const json& j, const char* key) {
                              ", got " + show(j.at(key)));
   }
   return v;
-}
-Result<std::string> table_choice(const json& j, const char* key) {
-  return json_read::get_choice(j, key, setting(key).choices);
 }
 
 // A matrix is a non-empty array of equally long, non-empty arrays of finite numbers; a vector
@@ -216,40 +151,287 @@ Result<std::vector<std::string>> token_list(const json& t, const char* key) {
   return out;
 }
 
+// One name map per enum: parsing, printing, the table's choices and its messages all read it.
+template <class E>
+using Names = std::vector<std::pair<std::string, E>>;
+
+const Names<Mode> kModes = {{"self", Mode::self}, {"encoder_decoder", Mode::encoder_decoder}, {"cross", Mode::cross}};
+const Names<ScoreKind> kScores = {
+    {"dot", ScoreKind::dot}, {"scaled_dot", ScoreKind::scaled_dot}, {"general", ScoreKind::general}, {"additive", ScoreKind::additive}};
+// learned positions are the trainer's: a spec's X has no trained table to add.
+const Names<Positional> kPositionals = {{"none", Positional::none}, {"sinusoidal", Positional::sinusoidal},
+                                        {"rope", Positional::rope}, {"alibi", Positional::alibi}, {"learned", Positional::learned}};
+const Names<RopeStyle> kRopeStyles = {{"interleaved", RopeStyle::interleaved}, {"halves", RopeStyle::halves}};
+const Names<bool> kAttention = {{"soft", false}, {"hard", true}};
+
+template <class E>
+std::vector<std::string> names_of(const Names<E>& names, const std::vector<E>& except = {}) {
+  std::vector<std::string> out;
+  for (const auto& [name, e] : names) {
+    if (std::find(except.begin(), except.end(), e) == except.end()) out.push_back(name);
+  }
+  return out;
+}
+
+template <class E>
+const std::string& name_in(const Names<E>& names, E e) {
+  for (const auto& [name, v] : names) {
+    if (v == e) return name;
+  }
+  return names.front().first;  // every value is named
+}
+
+// The writers of to_json: some settings are echoed only where they mean something.
+using Shown = bool (*)(const Spec&);
+bool always(const Spec&) { return true; }
+bool with_rope(const Spec& s) { return s.positional == Positional::rope; }
+
+template <class E>
+SpecField choice(E Spec::*at, const Names<E>& names, Shown shown = always) {
+  return {[at, &names](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
+            auto c = json_read::get_choice(v, row.key, row.choices);
+            if (!c) return c.error();
+            for (const auto& [name, e] : names) {
+              if (name == c.value()) s.*at = e;
+            }
+            return std::nullopt;
+          },
+          [at, &names, shown](const Spec& s) -> json { return shown(s) ? json(name_in(names, s.*at)) : json(); }};
+}
+
+// true, or (echoed only when on) a switch that is off unless asked for.
+SpecField flag(bool Spec::*at, bool echo_off = true) {
+  return {[at](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
+            auto b = json_read::get_bool(v, row.key);
+            if (!b) return b.error();
+            s.*at = b.value();
+            return std::nullopt;
+          },
+          [at, echo_off](const Spec& s) -> json { return s.*at || echo_off ? json(s.*at) : json(); }};
+}
+
+// A finite number; `positive`: greater than 0.
+template <class N>
+SpecField number(N Spec::*at, bool positive, Shown shown = always) {
+  return {[at, positive](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
+            auto d = json_read::get_number(v, row.key);
+            if (!d) return d.error();
+            if (positive && !(d.value() > 0)) return error_at(row.key, "must be greater than 0, got " + json_read::show(v.at(row.key)));
+            s.*at = d.value();
+            return std::nullopt;
+          },
+          [at, shown](const Spec& s) -> json {
+            const N& x = s.*at;
+            if constexpr (std::is_same_v<N, double>) return shown(s) ? json(x) : json();
+            else return x && shown(s) ? json(*x) : json();
+          }};
+}
+
+// A whole number in the row's range; 0 is not echoed where it means off.
+template <class I>
+SpecField whole(I Spec::*at, bool echo_zero = true) {
+  return {[at](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
+            std::int64_t x;
+            if (!json_read::integral(v.at(row.key), row.min, row.max, x)) {
+              return error_at(row.key, "must be a whole number from " + std::to_string(row.min) + " to " + std::to_string(row.max) +
+                                           ", got " + json_read::show(v.at(row.key)));
+            }
+            s.*at = static_cast<I>(x);
+            return std::nullopt;
+          },
+          [at, echo_zero](const Spec& s) -> json { return s.*at || echo_zero ? json(s.*at) : json(); }};
+}
+
+SpecField init(InitSpec Spec::*at) {
+  return {[at](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
+            auto text = json_read::get_string(v, row.key);
+            if (!text) return text.error();
+            auto i = parse_init(text.value(), row.key);
+            if (!i) return i.error();
+            s.*at = i.value();
+            return std::nullopt;
+          },
+          [at](const Spec& s) -> json { return init_name(s.*at); }};
+}
+
+// none, causal, window:D, causal_window:D, or a matrix of 0/1 (its shape is checked once the
+// tokens are known).
+SpecField mask_field() {
+  return {[](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
+            const json& m = v.at(row.key);
+            if (m.is_array()) {
+              auto mm = get_matrix(m, row.key, false);
+              if (!mm) return mm.error();
+              for (long i = 0; i < mm.value().size(); ++i) {
+                const double x = mm.value().data()[i];
+                if (x != 0.0 && x != 1.0) return error_at(row.key, "entries must be 0 (hidden) or 1 (visible)");
+              }
+              s.mask = MaskKind::matrix;
+              s.mask_matrix = std::move(mm).value();
+              return std::nullopt;
+            }
+            auto text = json_read::get_string(v, row.key);
+            if (!text) return text.error();
+            const std::string& str = text.value();
+            if (str == "none") s.mask = MaskKind::none;
+            else if (str == "causal") s.mask = MaskKind::causal;
+            else if (str.rfind("window:", 0) == 0 || str.rfind("causal_window:", 0) == 0) {
+              const bool causal = str[0] == 'c';
+              const std::string d = str.substr(causal ? 14 : 7);
+              bool digits = !d.empty() && d.size() <= 9;
+              for (char c : d) digits = digits && c >= '0' && c <= '9';
+              if (!digits || std::stol(d) > limits::max_window) {
+                return error_at(row.key, std::string(causal ? "causal_window" : "window") + ":D needs a whole number D from 0 to " +
+                                             std::to_string(limits::max_window) + ", got " + in_quotes(str));
+              }
+              s.mask = causal ? MaskKind::causal_window : MaskKind::window;
+              s.window = std::stol(d);
+            } else {
+              return error_at(row.key, "must be none, causal, window:D, causal_window:D or an n x n matrix of 0/1, got " + in_quotes(str));
+            }
+            return std::nullopt;
+          },
+          [](const Spec& s) -> json {
+            switch (s.mask) {
+              case MaskKind::none: return "none";
+              case MaskKind::causal: return "causal";
+              case MaskKind::window: return "window:" + std::to_string(s.window);
+              case MaskKind::causal_window: return "causal_window:" + std::to_string(s.window);
+              case MaskKind::matrix: break;
+            }
+            json rows = json::array();
+            for (long r = 0; r < s.mask_matrix.rows(); ++r) {
+              json row = json::array();
+              for (long c = 0; c < s.mask_matrix.cols(); ++c) row.push_back(static_cast<int>(s.mask_matrix(r, c)));
+              rows.push_back(row);
+            }
+            return rows;
+          }};
+}
+
 }  // namespace
 
-const char* positional_name(Positional p) {
-  switch (p) {
-    case Positional::none: return "none";
-    case Positional::sinusoidal: return "sinusoidal";
-    case Positional::learned: return "learned";
-    case Positional::rope: return "rope";
-    case Positional::alibi: return "alibi";
-  }
-  return "";
+// Rows in the order the page shows its controls. A row with a `field` is read by the parser's
+// loop; the others by its named checks.
+const std::vector<Setting>& settings() {
+  using limits::max_head_dim;
+  static const long max_tokens = static_cast<long>(limits::max_tokens);
+  static const std::vector<Setting> table = {
+      {"mode", "enum", "\"self\"",
+       "self (each token attends over all), encoder_decoder (a decoder state attends over annotations) or cross (the sentence attends over the source).",
+       names_of(kModes), 0, 0, "", "Mode", choice(&Spec::mode, kModes)},
+      {"sentence", "string", "\"the cat sat on the mat\"", "The text to attend over; split into words and punctuation.", {}, 0, 0, "", "Sentence"},
+      {"tokens", "string[]", "", "Tokens given one by one instead of a sentence."},
+      {"source", "string", "", "cross: the sentence the keys and values come from.", {}, 0, 0, "cross", "Source"},
+      {"source_tokens", "string[]", "", "cross: the source given token by token.", {}, 0, 0, "cross"},
+      {"seed", "integer", "42", "Seed of NumPy's legacy random stream.", {}, 0, 4294967295LL, "", "Seed", whole(&Spec::seed)},
+      {"d_model", "integer", "4", "Width of each embedding; defaults to the width of an explicit X.", {}, 1, limits::max_d_model, "", "d_model"},
+      {"heads", "integer", "1", "Number of attention heads.", {}, 1, limits::max_heads, "", "Heads"},
+      {"kv_heads", "integer", "", "Key/value heads (grouped-query attention; 1 is multi-query); must divide heads. Default heads.",
+       {}, 1, limits::max_heads, "self,cross", "Key/value heads"},
+      {"d_k", "integer", "", "Width of a query/key per head; default d_model / heads.", {}, 1, max_head_dim, "self,cross", "d_k"},
+      {"d_v", "integer", "", "Width of a value per head; default d_k.", {}, 1, max_head_dim, "self,cross"},
+      {"d_a", "integer", "", "Hidden width of additive scoring; default d_k.", {}, 1, max_head_dim},
+      {"embedding_init", "init", "\"uniform\"",
+       "How embeddings are drawn: uniform (rand), normal (randn), int:N (randint(N)), or per_word (each word from its own seed, the same in any sentence).",
+       {"uniform", "normal", "int:N", "per_word"}, 0, 0, "", "Embeddings", init(&Spec::embedding_init)},
+      {"weight_init", "init", "\"normal\"", "How weight matrices are drawn: uniform, normal or int:N.", {"uniform", "normal", "int:N"}, 0, 0, "",
+       "Weights", init(&Spec::weight_init)},
+      {"score", "enum", "\"scaled_dot\"", "Score function: dot, scaled_dot, general (q W_a k) or additive (v_a . tanh(q W_1 + k W_2)).",
+       names_of(kScores), 0, 0, "", "Score", choice(&Spec::score, kScores)},
+      {"scale", "number", "", "Multiplies the scores; default 1/sqrt(d_k) for scaled_dot, 1 otherwise.", {}, 0, 0, "", "Scale",
+       number(&Spec::scale, false)},
+      {"temperature", "number", "1", "Divides the scores before the softmax; must be positive.", {}, 0, 0, "", "Temperature",
+       number(&Spec::temperature, true)},
+      {"softcap", "number", "", "Caps the logits at +-softcap: softcap * tanh(logits / softcap), as Gemma 2; off by default.", {}, 0, 0,
+       "self,cross", "Softcap", number(&Spec::softcap, true)},
+      {"mask", "mask", "\"none\"", "none, causal, window:D (attend within D positions), causal_window:D (causal, at most D back), or an n x n matrix of 0/1.",
+       {"none", "causal", "window:D", "causal_window:D"}, 0, 0, "self,cross", "Mask", mask_field()},
+      {"positional", "enum", "\"none\"",
+       "Positions: none, sinusoidal (added to X), rope (rotates each head's queries and keys) or alibi (a bias of -m_h |i - j| on the logits).",
+       names_of(kPositionals, {Positional::learned}), 0, 0, "self,cross", "Positional encoding", choice(&Spec::positional, kPositionals)},
+      {"rope_style", "enum", "\"interleaved\"", "rope: rotate column pairs (2i, 2i+1) (interleaved, Llama) or (i, i + d_k/2) (halves, GPT-NeoX).",
+       names_of(kRopeStyles), 0, 0, "self", "RoPE pairs", choice(&Spec::rope_style, kRopeStyles, with_rope)},
+      {"rope_base", "number", "10000", "rope: pair i turns by position x rope_base^(-2i/d_k); must be positive.", {}, 0, 0, "self", "RoPE base",
+       number(&Spec::rope_base, true, with_rope)},
+      {"attention", "enum", "\"soft\"", "soft (softmax) or hard (one-hot on the highest score, first on ties).", names_of(kAttention), 0, 0, "",
+       "Attention", choice(&Spec::hard, kAttention)},
+      {"residual", "boolean", "false", "Add X to the attention output (the Transformer's residual connection).", {}, 0, 0, "self,cross", "Residual",
+       flag(&Spec::residual)},
+      {"layer_norm", "boolean", "false", "Normalise each output row to mean 0, variance 1 (eps 1e-5).", {}, 0, 0, "self,cross", "",
+       flag(&Spec::layer_norm)},
+      {"decode", "boolean", "false", "Also generate position by position with a KV cache (needs a causal mask).", {}, 0, 0, "self",
+       "Decode with a KV cache", flag(&Spec::decode, false)},
+      {"online_block", "integer", "", "Also run FlashAttention's online softmax over blocks of this many keys.", {}, 1, max_tokens, "self,cross",
+       "Online softmax block", whole(&Spec::online_block, false)},
+      {"X", "matrix", "", "Embeddings, one row per token (n x d_model).", {}, 0, 0, "self,cross"},
+      {"W_q", "matrix", "", "Query weights (d_model x heads*d_k).", {}, 0, 0, "self,cross"},
+      {"W_k", "matrix", "", "Key weights (d_model x kv_heads*d_k).", {}, 0, 0, "self,cross"},
+      {"W_v", "matrix", "", "Value weights (d_model x kv_heads*d_v).", {}, 0, 0, "self,cross"},
+      {"W_o", "matrix", "", "Output weights after concatenating the heads (heads*d_v x d_model).", {}, 0, 0, "self,cross"},
+      {"W_a", "matrix", "", "Bilinear weights of general scoring (d_k x d_k)."},
+      {"W_1", "matrix", "", "Query weights of additive scoring (d_k x d_a)."},
+      {"W_2", "matrix", "", "Key weights of additive scoring (d_k x d_a)."},
+      {"v_a", "vector", "", "Output vector of additive scoring (d_a)."},
+      {"decoder_state", "vector", "", "encoder_decoder: the decoder's hidden state (d).", {}, 0, 0, "encoder_decoder"},
+      {"annotations", "matrix", "", "encoder_decoder: the encoder's hidden states, one row each (m x d).", {}, 0, 0, "encoder_decoder"},
+      {"W_c", "matrix", "", "encoder_decoder: output layer weights, tanh([context, h] W_c) (2d x d).", {}, 0, 0, "encoder_decoder"},
+      {"X_source", "matrix", "", "cross: the source's embeddings, one row per source token (m x d_model).", {}, 0, 0, "cross"},
+  };
+  return table;
 }
+
+const Setting& setting(const std::string& key) {
+  for (const auto& s : settings()) {
+    if (key == s.key) return s;
+  }
+  std::abort();  // a key the core's own code names; never one from input
+}
+
+const char* positional_name(Positional p) { return name_in(kPositionals, p).c_str(); }
 
 namespace {
 
-const char* score_name(ScoreKind s) {
-  switch (s) {
-    case ScoreKind::dot: return "dot";
-    case ScoreKind::scaled_dot: return "scaled_dot";
-    case ScoreKind::general: return "general";
-    case ScoreKind::additive: return "additive";
+const std::string& mode_name(Mode m) { return name_in(kModes, m); }
+
+// A setting given where its mode does not read it: "applies to self and cross modes", or
+// "belongs to mode cross (mode is self)".
+Error outside_its_modes(const Setting& row, Mode mode) {
+  std::vector<std::string> modes;
+  for (std::size_t at = 0, comma; at <= std::strlen(row.modes); at = comma + 1) {
+    comma = std::string(row.modes).find(',', at);
+    if (comma == std::string::npos) comma = std::strlen(row.modes);
+    modes.push_back(std::string(row.modes).substr(at, comma - at));
   }
-  return "";
+  if (modes.size() == 1) return error_at(row.key, "belongs to mode " + modes[0] + " (mode is " + mode_name(mode) + ")");
+  std::string list;
+  for (std::size_t i = 0; i < modes.size(); ++i) list += (i == 0 ? "" : i + 1 == modes.size() ? " and " : ", ") + modes[i];
+  return error_at(row.key, "applies to " + list + " modes");
 }
+
+bool applies_in(const Setting& row, Mode mode) {
+  if (!*row.modes) return true;
+  const std::string modes = std::string(",") + row.modes + ",";
+  return modes.find("," + mode_name(mode) + ",") != std::string::npos;
+}
+
+// Every row's default, as the spec JSON would give it: what the loop reads a key not given from.
+const json& defaults_json() {
+  static const json d = [] {
+    json j = json::object();
+    for (const auto& row : settings()) {
+      if (*row.fallback) j[row.key] = json::parse(row.fallback);
+    }
+    return j;
+  }();
+  return d;
+}
+
 
 Error shape_error(const std::string& key, const Matrix& m, long rows, long cols, const std::string& why) {
   return error_at(key, "is " + std::to_string(m.rows()) + " x " + std::to_string(m.cols()) + ", expected " +
                            std::to_string(rows) + " x " + std::to_string(cols) + " (" + why + ")");
 }
-
-
-}  // namespace
-
-namespace {
 
 // Every check of a spec; the work limit only when `bounded` (a caller that draws the parameters
 // and runs nothing has no attention to bound).
@@ -259,19 +441,21 @@ Result<Spec> parse(const json& j, bool bounded) {
   Spec s;
   const auto has = [&](const char* k) { return j.contains(k) && !j.at(k).is_null(); };
 
-  if (has("mode")) {
-    ATTENTION_TRY(mode, table_choice(j, "mode"));
-    s.mode = mode == "self" ? Mode::self : mode == "cross" ? Mode::cross : Mode::encoder_decoder;
+  // The table's loop: each plain setting read from the spec or from its default (mode first, so
+  // every later row is checked against it), and every key given where its mode does not read it
+  // refused, unless it says what the default says.
+  for (const Setting& row : settings()) {
+    const bool given = has(row.key);
+    if (given && !applies_in(row, s.mode) && !(*row.fallback && j.at(row.key) == defaults_json().at(row.key))) {
+      return outside_its_modes(row, s.mode);
+    }
+    if (!row.field.read || !(given || *row.fallback)) continue;
+    if (auto bad = row.field.read(given ? j : defaults_json(), row, s)) return *bad;
   }
   const bool ed = s.mode == Mode::encoder_decoder;
   const bool cross = s.mode == Mode::cross;
 
-  if (has("seed")) {
-    ATTENTION_TRY(seed, table_int(j, "seed"));
-    s.seed = static_cast<std::uint32_t>(seed);
-  }
-
-  // Explicit matrices first: they decide default sizes.
+  // Explicit matrices: they decide default sizes.
   struct MatrixKey { const char* key; std::optional<Matrix> Spec::*field; bool vector; };
   const MatrixKey matrix_keys[] = {
       {"X", &Spec::X, false},         {"W_q", &Spec::W_q, false}, {"W_k", &Spec::W_k, false},
@@ -284,21 +468,6 @@ Result<Spec> parse(const json& j, bool bounded) {
     if (!has(mk.key)) continue;
     ATTENTION_TRY(m, get_matrix(j.at(mk.key), mk.key, mk.vector));
     s.*(mk.field) = std::move(m);
-  }
-  if (ed && s.X) return error_at("X", "is for self mode; give `annotations` in encoder_decoder mode");
-  if (!cross) {
-    for (const char* k : {"source", "source_tokens", "X_source"}) {
-      if (has(k)) return error_at(k, "belongs to mode cross");
-    }
-  }
-  if (!ed) {
-    for (const char* k : {"decoder_state", "annotations", "W_c"}) {
-      if (has(k)) return error_at(k, std::string("belongs to mode encoder_decoder (mode is ") + (cross ? "cross" : "self") + ")");
-    }
-  } else {
-    for (const char* k : {"W_q", "W_k", "W_v", "W_o", "d_k", "d_v"}) {
-      if (has(k)) return error_at(k, "belongs to mode self (encoder_decoder scores the states directly)");
-    }
   }
   const std::optional<Matrix>& inputs = ed ? s.annotations : s.X;
   const char* inputs_key = ed ? "annotations" : "X";
@@ -315,7 +484,7 @@ Result<Spec> parse(const json& j, bool bounded) {
   } else if (inputs) {
     for (long i = 0; i < inputs->rows(); ++i) s.tokens.push_back((ed ? "a" : "t") + std::to_string(i + 1));
   } else {
-    s.tokens = tokenize(kDefaultSentence).value();
+    s.tokens = tokenize(defaults_json().at("sentence").get<std::string>()).value();
   }
   const char* tokens_key = has("tokens") ? "tokens" : "sentence";
   if (s.tokens.empty()) return error_at(tokens_key, "has no tokens; type at least one word");
@@ -385,7 +554,6 @@ Result<Spec> parse(const json& j, bool bounded) {
   }
   s.kv_heads = s.heads;
   if (has("kv_heads")) {
-    if (ed) return error_at("kv_heads", "applies to self and cross modes");
     ATTENTION_TRY(kv, table_int(j, "kv_heads"));
     if (kv > s.heads || s.heads % kv != 0) {
       return error_at("kv_heads", std::to_string(kv) + " key/value heads do not divide " + std::to_string(s.heads) +
@@ -434,133 +602,30 @@ Result<Spec> parse(const json& j, bool bounded) {
     s.d_a = s.d_k;
   }
 
-  // Initialisation.
-  if (has("embedding_init")) {
-    ATTENTION_TRY(str, get_string(j, "embedding_init"));
-    ATTENTION_TRY(init, parse_init(str, "embedding_init"));
-    s.embedding_init = init;
-    if (ed && init.kind == Init::per_word) return error_at("embedding_init", "per_word applies to self and cross modes");
-  }
-  if (has("weight_init")) {
-    ATTENTION_TRY(str, get_string(j, "weight_init"));
-    ATTENTION_TRY(init, parse_init(str, "weight_init"));
-    s.weight_init = init;
-  }
-
-  // Scoring.
-  if (has("score")) {
-    ATTENTION_TRY(score, table_choice(j, "score"));
-    s.score = score == "dot" ? ScoreKind::dot : score == "scaled_dot" ? ScoreKind::scaled_dot
-            : score == "general" ? ScoreKind::general : ScoreKind::additive;
-  }
+  // Named checks: what one setting asks of another.
+  if (ed && s.embedding_init.kind == Init::per_word) return error_at("embedding_init", "per_word applies to self and cross modes");
   if (s.score != ScoreKind::general && s.W_a) return error_at("W_a", "is used by score general only");
   if (s.score != ScoreKind::additive) {
     for (const char* k : {"W_1", "W_2", "v_a", "d_a"}) {
       if (has(k)) return error_at(k, "is used by score additive only");
     }
   }
-  if (has("scale")) {
-    ATTENTION_TRY(scale, get_number(j, "scale"));
-    s.scale = scale;
+  if (s.mask == MaskKind::matrix && (s.mask_matrix.rows() != n || s.mask_matrix.cols() != keys)) {
+    return shape_error("mask", s.mask_matrix, n, keys, cross ? "one row per token, one column per source token" : "one row and column per token");
   }
-  if (has("temperature")) {
-    ATTENTION_TRY(t, get_number(j, "temperature"));
-    if (!(t > 0)) return error_at("temperature", "must be greater than 0, got " + show(j.at("temperature")));
-    s.temperature = t;
+  if (cross && s.mask != MaskKind::none && s.mask != MaskKind::matrix) {
+    return error_at("mask", "cross-attention takes none or an n x m matrix of 0/1 (the source has no future)");
   }
-
-  // Mask.
-  if (has("mask")) {
-    const json& m = j.at("mask");
-    if (m.is_array()) {
-      ATTENTION_TRY(mm, get_matrix(m, "mask", false));
-      if (mm.rows() != n || mm.cols() != keys) {
-        return shape_error("mask", mm, n, keys, cross ? "one row per token, one column per source token" : "one row and column per token");
-      }
-      for (long i = 0; i < mm.size(); ++i) {
-        if (mm.data()[i] != 0.0 && mm.data()[i] != 1.0) return error_at("mask", "entries must be 0 (hidden) or 1 (visible)");
-      }
-      s.mask = MaskKind::matrix;
-      s.mask_matrix = std::move(mm);
-    } else {
-      ATTENTION_TRY(str, get_string(j, "mask"));
-      if (str == "none") s.mask = MaskKind::none;
-      else if (str == "causal") s.mask = MaskKind::causal;
-      else if (str.rfind("window:", 0) == 0 || str.rfind("causal_window:", 0) == 0) {
-        const bool causal = str[0] == 'c';
-        const std::string d = str.substr(causal ? 14 : 7);
-        bool digits = !d.empty() && d.size() <= 9;
-        for (char c : d) digits = digits && c >= '0' && c <= '9';
-        if (!digits || std::stol(d) > limits::max_window) {
-          return error_at("mask", std::string(causal ? "causal_window" : "window") + ":D needs a whole number D from 0 to " +
-                                      std::to_string(limits::max_window) + ", got " + in_quotes(str));
-        }
-        s.mask = causal ? MaskKind::causal_window : MaskKind::window;
-        s.window = std::stol(d);
-      } else {
-        return error_at("mask", "must be none, causal, window:D, causal_window:D or an n x n matrix of 0/1, got " + in_quotes(str));
-      }
-    }
-    if (ed && s.mask != MaskKind::none) return error_at("mask", "applies to self and cross modes");
-    if (cross && s.mask != MaskKind::none && s.mask != MaskKind::matrix) {
-      return error_at("mask", "cross-attention takes none or an n x m matrix of 0/1 (the source has no future)");
-    }
-  }
-  if (has("positional")) {
-    ATTENTION_TRY(p, table_choice(j, "positional"));
-    s.positional = p == "none" ? Positional::none : p == "sinusoidal" ? Positional::sinusoidal
-                 : p == "rope" ? Positional::rope : Positional::alibi;
-    if (ed && s.positional != Positional::none) return error_at("positional", "applies to self and cross modes");
-    if (cross && (s.positional == Positional::rope || s.positional == Positional::alibi)) {
-      return error_at("positional", p + " relates positions within one sequence; cross-attention takes none or sinusoidal");
-    }
-  }
-  if (has("rope_style")) {
-    ATTENTION_TRY(style, table_choice(j, "rope_style"));
-    s.rope_style = style == "halves" ? RopeStyle::halves : RopeStyle::interleaved;
-  }
-  if (has("rope_base")) {
-    ATTENTION_TRY(base, get_number(j, "rope_base"));
-    if (!(base > 0)) return error_at("rope_base", "must be greater than 0, got " + show(j.at("rope_base")));
-    s.rope_base = base;
+  if (cross && (s.positional == Positional::rope || s.positional == Positional::alibi)) {
+    return error_at("positional", positional_name(s.positional) + std::string(" relates positions within one sequence; cross-attention takes none or sinusoidal"));
   }
   if (s.positional == Positional::rope && s.d_k % 2 != 0) {
     return error_at("d_k", "rope turns pairs of columns, so d_k must be even, got " + std::to_string(s.d_k));
   }
-  if (has("softcap")) {
-    if (ed) return error_at("softcap", "applies to self and cross modes");
-    ATTENTION_TRY(cap, get_number(j, "softcap"));
-    if (!(cap > 0)) return error_at("softcap", "must be greater than 0, got " + show(j.at("softcap")));
-    s.softcap = cap;
+  if (s.decode && s.mask != MaskKind::causal && s.mask != MaskKind::causal_window) {
+    return error_at("decode", "generation sees only the past: it needs mask causal or causal_window:D");
   }
-  if (has("attention")) {
-    ATTENTION_TRY(a, table_choice(j, "attention"));
-    s.hard = a == "hard";
-  }
-  if (has("decode")) {
-    ATTENTION_TRY(dec, get_bool(j, "decode"));
-    s.decode = dec;
-    if (dec && s.mask != MaskKind::causal && s.mask != MaskKind::causal_window) {
-      return error_at("decode", "generation sees only the past: it needs mask causal or causal_window:D");
-    }
-  }
-  if (has("online_block")) {
-    if (ed) return error_at("online_block", "applies to self and cross modes");
-    ATTENTION_TRY(block, table_int(j, "online_block"));
-    if (s.hard) return error_at("online_block", "the online softmax is for soft attention (attention is hard)");
-    s.online_block = block;
-  }
-  if (has("residual")) {
-    ATTENTION_TRY(r, get_bool(j, "residual"));
-    s.residual = r;
-  }
-  if (has("layer_norm")) {
-    ATTENTION_TRY(l, get_bool(j, "layer_norm"));
-    s.layer_norm = l;
-  }
-  if (ed && (s.residual || s.layer_norm)) {
-    return error_at(s.residual ? "residual" : "layer_norm", "applies to self and cross modes");
-  }
+  if (s.online_block > 0 && s.hard) return error_at("online_block", "the online softmax is for soft attention (attention is hard)");
 
   // Shapes of explicit matrices against the resolved sizes.
   const long d = s.d_model, h = s.heads, dv = s.d_v;
@@ -643,48 +708,21 @@ Result<Spec> parse_spec_text(const std::string& text) {
 json to_json(const Spec& s) {
   json j;
   j["tokens"] = s.tokens;
-  j["seed"] = s.seed;
-  j["mode"] = s.mode == Mode::self ? "self" : s.mode == Mode::cross ? "cross" : "encoder_decoder";
+  for (const Setting& row : settings()) {
+    if (!row.field.write) continue;
+    json v = row.field.write(s);
+    if (!v.is_null()) j[row.key] = std::move(v);
+  }
+  // The sizes, as the named checks resolved them.
   j["d_model"] = s.d_model;
   j["heads"] = s.heads;
   if (s.mode != Mode::encoder_decoder) {
     j["d_k"] = s.d_k;
     j["d_v"] = s.d_v;
+    j["kv_heads"] = s.kv_heads;
   }
   if (s.score == ScoreKind::additive) j["d_a"] = s.d_a;
-  j["embedding_init"] = init_name(s.embedding_init);
-  j["weight_init"] = init_name(s.weight_init);
-  j["score"] = score_name(s.score);
-  if (s.scale) j["scale"] = *s.scale;
-  j["temperature"] = s.temperature;
-  switch (s.mask) {
-    case MaskKind::none: j["mask"] = "none"; break;
-    case MaskKind::causal: j["mask"] = "causal"; break;
-    case MaskKind::window: j["mask"] = "window:" + std::to_string(s.window); break;
-    case MaskKind::causal_window: j["mask"] = "causal_window:" + std::to_string(s.window); break;
-    case MaskKind::matrix: {
-      json rows = json::array();
-      for (long r = 0; r < s.mask_matrix.rows(); ++r) {
-        json row = json::array();
-        for (long c = 0; c < s.mask_matrix.cols(); ++c) row.push_back(static_cast<int>(s.mask_matrix(r, c)));
-        rows.push_back(row);
-      }
-      j["mask"] = rows;
-    }
-  }
-  j["positional"] = positional_name(s.positional);
-  if (s.positional == Positional::rope) {
-    j["rope_style"] = s.rope_style == RopeStyle::halves ? "halves" : "interleaved";
-    j["rope_base"] = s.rope_base;
-  }
-  if (s.mode != Mode::encoder_decoder) j["kv_heads"] = s.kv_heads;
-  if (s.softcap) j["softcap"] = *s.softcap;
-  if (s.decode) j["decode"] = true;
-  if (s.online_block > 0) j["online_block"] = s.online_block;
   if (s.mode == Mode::cross) j["source_tokens"] = s.source_tokens;
-  j["attention"] = s.hard ? "hard" : "soft";
-  j["residual"] = s.residual;
-  j["layer_norm"] = s.layer_norm;
   return j;
 }
 

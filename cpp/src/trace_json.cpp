@@ -7,6 +7,10 @@
 #include "attention/limits.hpp"
 #include "attention/online_softmax.hpp"
 
+#include <cstring>
+#include <type_traits>
+#include <variant>
+
 namespace attention {
 
 using nlohmann::json;
@@ -60,17 +64,6 @@ class Numbers {
   std::vector<double>* packed_;
 };
 
-void put_parameters(json& j, const Parameters& p, const Numbers& out) {
-  const std::pair<const char*, const std::optional<Matrix>*> named[] = {
-      {"W_q", &p.W_q}, {"W_k", &p.W_k}, {"W_v", &p.W_v}, {"W_o", &p.W_o},
-      {"W_a", &p.W_a}, {"W_1", &p.W_1}, {"W_2", &p.W_2}, {"W_c", &p.W_c},
-  };
-  for (const auto& [key, m] : named) {
-    if (m->has_value()) j[key] = out.matrix(**m);
-  }
-  if (p.v_a) j["v_a"] = out.vector(p.v_a->row(0).transpose());
-}
-
 // m: null where a row has seen no visible key yet.
 json optional_numbers(const std::vector<std::optional<double>>& v) {
   json a = json::array();
@@ -78,78 +71,72 @@ json optional_numbers(const std::vector<std::optional<double>>& v) {
   return a;
 }
 
-json self_json(const Spec& s, const SelfTrace<double>& t, const Numbers& out) {
-  json j;
-  const bool cross = s.mode == Mode::cross;
-  j["X"] = out.matrix(t.parameters.X);
-  if (cross) {
-    j["source_tokens"] = s.source_tokens;
-    j["X_source"] = out.matrix(t.parameters.X_source);
-  }
-  if (t.positional) {
-    j["positional"] = out.matrix(*t.positional);
-    j["X_in"] = out.matrix(t.X_in);
-    if (cross) {
-      j["positional_source"] = out.matrix(*t.positional_source);
-      j["X_source_in"] = out.matrix(t.X_source_in);
-    }
-  }
-  put_parameters(j, t.parameters, out);
-  j["Q"] = out.matrix(t.Q);
-  j["K"] = out.matrix(t.K);
-  j["V"] = out.matrix(t.V);
-  j["kv_group"] = t.kv_group;
-  if (t.rope_angles) {
-    j["rope_angles"] = out.matrix(*t.rope_angles);
-    j["Q_rope"] = out.matrix(*t.Q_rope);
-    j["K_rope"] = out.matrix(*t.K_rope);
-  }
-  if (!t.alibi_slopes.empty()) {
-    j["alibi_slopes"] = t.alibi_slopes;
-    j["bias"] = out.stack(t.bias);
-  }
-  j["scale"] = t.scale;
-  if (s.mask != MaskKind::none) j["mask"] = out.matrix(t.mask);
-  if (!t.raw_scores.empty()) j["raw_scores"] = out.stack(t.raw_scores);
-  j["scores"] = out.stack(t.scores);
-  j["weights"] = out.stack(t.weights);
-  j["heads"] = out.stack(t.heads);
-  j["concat"] = out.matrix(t.concat);
-  j["output"] = out.matrix(t.output);
-  if (t.residual_sum) j["residual_sum"] = out.matrix(*t.residual_sum);
-  if (t.normalized) j["normalized"] = out.matrix(*t.normalized);
-  j["empty_rows"] = t.empty_rows;
-  if (s.online_block > 0) {
-    json heads = json::array();
-    for (std::size_t i = 0; i < t.scores.size(); ++i) {
-      const long g = t.kv_group[i];
-      json blocks = json::array();
-      for (const auto& b : online_softmax(t.scores[i], t.mask, t.V.middleCols(g * s.d_v, s.d_v), s.online_block)) {
-        blocks.push_back({{"keys", {b.start, b.end}}, {"m", optional_numbers(b.m)}, {"l", out.vector(b.l)},
-                          {"rescale", out.vector(b.rescale)}, {"o", out.matrix(b.o)}});
-      }
-      heads.push_back(std::move(blocks));
-    }
-    j["online"] = std::move(heads);
-  }
-  if (!t.empty_rows.empty()) {
-    j["warnings"].push_back(std::to_string(t.empty_rows.size()) +
-                            " row(s) have every position masked; their weights are all 0");
-  }
-  return j;
+template <class... F>
+struct Overloaded : F... { using F::operator()...; };
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+// One entry's value as the trace writes it, or null where the trace has none. What is there is
+// written: an optional when it holds a value, a list or matrix when it is not empty (or always,
+// for the entries the trace always has). `trace` null: the parameters alone.
+template <class Trace>
+json value_of(const TraceEntry<Trace>& e, const Trace* trace, const Parameters& p, const Numbers& out) {
+  const bool always = !*e.when;
+  const bool vector = *e.shape && !std::strchr(e.shape, 'x');  // one term: a row kept as (1, k), written flat
+  const auto matrix = [&](const Matrix& m) { return vector ? out.vector(m.row(0).transpose()) : out.matrix(m); };
+  const auto list = [&](const auto& v) { return v.empty() && !always ? json() : json(v); };
+  const auto visit = Overloaded{
+      [&](std::monostate) { return json(); },
+      [&](Matrix Parameters::*m) { return (p.*m).size() || always ? out.matrix(p.*m) : json(); },
+      [&](std::optional<Matrix> Parameters::*m) { return (p.*m) ? matrix(*(p.*m)) : json(); },
+      [&](auto Trace::*m) {
+        if (!trace) return json();
+        const auto& v = trace->*m;
+        using V = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, Matrix>) return v.size() || always ? out.matrix(v) : json();
+        else if constexpr (std::is_same_v<V, std::optional<Matrix>>) return v ? out.matrix(*v) : json();
+        else if constexpr (std::is_same_v<V, std::vector<Matrix>>) return v.empty() && !always ? json() : out.stack(v);
+        else if constexpr (std::is_same_v<V, Vector>) return out.vector(v);
+        else if constexpr (std::is_same_v<V, std::optional<DecodeCost>>) {
+          return v ? json{{"with_cache", v->with_cache}, {"without_cache", v->without_cache}} : json();
+        } else if constexpr (std::is_same_v<V, std::vector<DecodeStep>>) {
+          if (v.empty()) return json();
+          json steps = json::array();
+          for (const auto& step : v) {
+            steps.push_back({{"t", step.t}, {"k_cache", out.matrix(step.k_cache)}, {"v_cache", out.matrix(step.v_cache)},
+                             {"scores", out.matrix(step.scores)}, {"weights", out.matrix(step.weights)},
+                             {"output", out.vector(step.output.row(0).transpose())}});
+          }
+          return steps;
+        } else if constexpr (std::is_same_v<V, std::vector<std::vector<OnlineBlock>>>) {
+          if (v.empty()) return json();
+          json heads = json::array();
+          for (const auto& head : v) {
+            json blocks = json::array();
+            for (const auto& b : head) {
+              blocks.push_back({{"keys", {b.start, b.end}}, {"m", optional_numbers(b.m)}, {"l", out.vector(b.l)},
+                                {"rescale", out.vector(b.rescale)}, {"o", out.matrix(b.o)}});
+            }
+            heads.push_back(std::move(blocks));
+          }
+          return heads;
+        } else if constexpr (std::is_same_v<V, double>) {
+          return json(v);
+        } else {
+          return list(v);  // numbers, indices, tokens
+        }
+      },
+  };
+  return std::visit(visit, e.member);
 }
 
-json encoder_decoder_json(const EncoderDecoderTrace<double>& t, const Numbers& out) {
-  json j;
-  j["annotations"] = out.matrix(t.parameters.X);
-  j["decoder_state"] = out.vector(t.parameters.decoder_state->row(0).transpose());
-  put_parameters(j, t.parameters, out);
-  j["scale"] = t.scale;
-  j["scores"] = out.vector(t.scores);
-  j["weights"] = out.vector(t.weights);
-  j["weighted"] = out.matrix(t.weighted);
-  j["context"] = out.vector(t.context);
-  j["output"] = out.vector(t.output);
+template <class Trace>
+json walk(const std::vector<TraceEntry<Trace>>& schema, const Trace* trace, const Parameters& p, const Numbers& out) {
+  json j = json::object();
+  for (const auto& e : schema) {
+    json v = value_of(e, trace, p, out);
+    if (!v.is_null()) j[e.name] = std::move(v);
+  }
   return j;
 }
 
@@ -161,26 +148,18 @@ Result<json> run_trace(const Spec& s, std::vector<double>* packed) {
   if (s.mode != Mode::encoder_decoder) {
     auto t = run_self<double>(s);
     if (!t) return t.error();
-    j = self_json(s, t.value(), out);
-    if (s.decode) {
-      const auto d = run_decode(s, t.value().parameters);
-      if (!d) return d.error();
-      json steps = json::array();
-      for (const auto& step : d.value().steps) {
-        steps.push_back({{"t", step.t}, {"k_cache", out.matrix(step.k_cache)}, {"v_cache", out.matrix(step.v_cache)},
-                         {"scores", out.matrix(step.scores)}, {"weights", out.matrix(step.weights)},
-                         {"output", out.vector(step.output.row(0).transpose())}});
-      }
-      j["decode"] = std::move(steps);
-      j["decode_cost"] = {{"with_cache", d.value().with_cache}, {"without_cache", d.value().without_cache}};
+    j = walk(self_trace_schema(), &t.value(), t.value().parameters, out);
+    if (s.mode == Mode::cross) j["source_tokens"] = s.source_tokens;
+    if (!t.value().empty_rows.empty()) {
+      j["warnings"].push_back(std::to_string(t.value().empty_rows.size()) +
+                              " row(s) have every position masked; their weights are all 0");
     }
   } else {
     auto t = run_encoder_decoder<double>(s);
     if (!t) return t.error();
-    j = encoder_decoder_json(t.value(), out);
+    j = walk(encoder_decoder_trace_schema(), &t.value(), t.value().parameters, out);
   }
   j["spec"] = to_json(s);
-  j["tokens"] = s.tokens;
   if (!j.contains("warnings")) j["warnings"] = json::array();
   return j;
 }
@@ -188,19 +167,10 @@ Result<json> run_trace(const Spec& s, std::vector<double>* packed) {
 json parameters_json(const Spec& s) {
   const Parameters p = draw_parameters(s);
   const Numbers out(nullptr);
-  json j;
+  json j = s.mode == Mode::encoder_decoder ? walk<EncoderDecoderTrace<double>>(encoder_decoder_trace_schema(), nullptr, p, out)
+                                           : walk<SelfTrace<double>>(self_trace_schema(), nullptr, p, out);
   j["tokens"] = s.tokens;
-  if (s.mode == Mode::encoder_decoder) {
-    j["annotations"] = out.matrix(p.X);
-    j["decoder_state"] = out.vector(p.decoder_state->row(0).transpose());
-  } else {
-    j["X"] = out.matrix(p.X);
-    if (s.mode == Mode::cross) {
-      j["source_tokens"] = s.source_tokens;
-      j["X_source"] = out.matrix(p.X_source);
-    }
-  }
-  put_parameters(j, p, out);
+  if (s.mode == Mode::cross) j["source_tokens"] = s.source_tokens;
   return j;
 }
 

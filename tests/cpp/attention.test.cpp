@@ -92,7 +92,7 @@ TEST_CASE("an explicit matrix leaves the other draws unchanged", "[attention][em
   const auto b = self_of(R"({"sentence": "one two", "W_q": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]})");
   CHECK(a.parameters.W_k == b.parameters.W_k);
   CHECK(a.parameters.X == b.parameters.X);
-  CHECK(b.Q == b.X_in);
+  CHECK(b.Q == b.parameters.X);
 }
 
 TEST_CASE("causal rows never weight the future", "[attention][mask][property]") {

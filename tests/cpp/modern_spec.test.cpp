@@ -33,7 +33,7 @@ TEST_CASE("what does not make sense is one line naming the field", "[spec][error
   CHECK(message_of(R"({"heads": 2, "kv_heads": 1, "d_model": 4, "d_v": 2, "W_v": [[1,0,0,0],[0,1,0,0],[1,1,0,0],[0,0,0,0]]})") == "W_v: is 4 x 4, expected 4 x 2 (d_model x kv_heads*d_v)");
   CHECK(message_of(R"({"mode": "cross", "source": "x y", "X_source": [[1,2,3,4]]})") == "X_source: has 1 rows but the source has 2 tokens");
   CHECK(message_of(R"({"mode": "cross", "source": "x", "d_model": 4, "X_source": [[1,2]]})") == "X_source: has 2 columns but d_model is 4");
-  CHECK(message_of(R"({"source": "x"})") == "source: belongs to mode cross");
+  CHECK(message_of(R"({"source": "x"})") == "source: belongs to mode cross (mode is self)");
   CHECK(message_of(R"({"mask": "causal_window:x"})") == "mask: causal_window:D needs a whole number D from 0 to 9999, got \"causal_window:x\"");
 }
 

@@ -5,13 +5,14 @@
 
 #include "attention/python_source.hpp"
 
+#include "attention/encoder_decoder.hpp"
 #include "attention/trace_json.hpp"
 #include "support.hpp"
 
 using nlohmann::json;
 
 namespace {
-const char* kDump = R"(
+const char* kDumpTemplate = R"(
 import json as _json
 def _plain(v):
     if isinstance(v, dict):
@@ -22,15 +23,37 @@ def _plain(v):
         return v
     return np.asarray(v, dtype=float).tolist()
 _out = {}
-for _k in ["X", "positional", "X_in", "W_q", "W_k", "W_v", "W_o", "W_a", "W_1", "W_2", "v_a", "W_c",
-           "Q", "K", "V", "mask", "scale", "scores", "weights", "heads", "concat", "output",
-           "residual_sum", "normalized", "annotations", "decoder_state", "weighted", "context",
-           "X_source", "positional_source", "X_source_in", "kv_group", "rope_angles", "Q_rope", "K_rope",
-           "alibi_slopes", "bias", "raw_scores", "decode", "online"]:
+for _k in NAMES:
     if _k in globals():
         _out[_k] = _plain(globals()[_k])
 print(_json.dumps(_out))
 )";
+
+// The numbers of a trace, as its schemas name them: every one the program computes is compared.
+bool numeric(const attention::TraceInfo& e) { return std::string(e.kind) != "text" && std::string(e.kind) != "spec"; }
+
+std::string dump_program() {
+  std::string names;
+  const auto add = [&](const auto& schema) {
+    for (const auto& e : schema) {
+      if (numeric(e)) names += std::string(names.empty() ? "" : ", ") + "\"" + e.name + "\"";
+    }
+  };
+  add(attention::self_trace_schema());
+  add(attention::encoder_decoder_trace_schema());
+  return std::regex_replace(kDumpTemplate, std::regex("NAMES"), "[" + names + "]");
+}
+
+// Whether a trace key holds numbers the program must compute (not a count it does not keep).
+bool computed(const std::string& key) {
+  for (const auto& e : attention::self_trace_schema()) {
+    if (key == e.name) return numeric(e) && std::string(e.kind) != "count" && std::string(e.kind) != "index";
+  }
+  for (const auto& e : attention::encoder_decoder_trace_schema()) {
+    if (key == e.name) return numeric(e);
+  }
+  return false;
+}
 
 // Runs `program` with Debian's Python in the directory `dir`; its exit status and output.
 std::pair<int, std::string> python(const std::string& program, const std::string& dir) {
@@ -54,7 +77,7 @@ std::string fresh_dir() {
   return dir;
 }
 
-// The last line a program printed (the JSON of kDump; the program prints its matrices first).
+// The last line a program printed (the JSON of dump_program(); the program prints its matrices first).
 json last_line(const std::string& out) {
   const auto end = out.find_last_not_of('\n');
   const auto newline = out.rfind('\n', end);
@@ -73,7 +96,7 @@ TEST_CASE("the NumPy program rebuilds every fixture's trace", "[numpy]") {
       const auto spec = attention::parse_spec(c["spec"]);
       REQUIRE(spec.ok());
       const json trace = attention::run_trace(spec.value()).value();
-      const std::string program = attention::numpy_program(spec.value()) + kDump;
+      const std::string program = attention::numpy_program(spec.value()) + dump_program();
       const std::string dir = fresh_dir();
       const auto [status, out] = python(program, dir);
       std::system(("rm -rf " + dir).c_str());
@@ -88,6 +111,10 @@ TEST_CASE("the NumPy program rebuilds every fixture's trace", "[numpy]") {
         ++compared;
       }
       CHECK(compared >= 8);
+      for (const auto& [key, value] : trace.items()) {
+        INFO("the program does not compute " << key);
+        if (computed(key)) CHECK(py.contains(key));
+      }
     }
   }
 }
@@ -123,7 +150,7 @@ TEST_CASE("hostile tokens cannot change, break or take over the NumPy program", 
   CHECK_FALSE(std::regex_search(second, std::regex("coding[:=]")));
 
   const std::string dir = fresh_dir();
-  const auto [status, out] = python(program + kDump + "print(_json.dumps(tokens))\n", dir);
+  const auto [status, out] = python(program + dump_program() + "print(_json.dumps(tokens))\n", dir);
   INFO(out.substr(0, 2000));
   REQUIRE(status == 0);
   CHECK(last_line(out) == json(hostile));  // the tokens are the spec's, byte for byte

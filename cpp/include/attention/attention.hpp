@@ -4,7 +4,11 @@
 #include <string>
 #include <vector>
 
+#include <variant>
+
+#include "attention/decode.hpp"
 #include "attention/error.hpp"
+#include "attention/online_softmax.hpp"
 #include "attention/parameters.hpp"
 #include "attention/scalar.hpp"
 #include "attention/spec.hpp"
@@ -12,15 +16,16 @@
 namespace attention {
 
 // Self-attention, and cross-attention (queries from the sentence, keys and values from the
-// source: m = the source's length; in self mode m = n and the source is the sentence).
+// source: m = the source's length; in self mode m = n and the source is the sentence). What a
+// trace holds is what it shows: every field is an entry of its schema below.
 template <class T>
 struct SelfTrace {
   std::vector<std::string> tokens;
   Parameters parameters;                 // X, W_q, W_k, W_v, W_o, score weights (double)
   std::optional<MatrixT<T>> positional;  // (n, d) sinusoidal encoding
-  MatrixT<T> X_in;                       // (n, d) X, plus positional when on
+  std::optional<MatrixT<T>> X_in;        // (n, d) X plus positional, when on
   std::optional<MatrixT<T>> positional_source;  // (m, d) cross: the source's sinusoidal encoding
-  MatrixT<T> X_source_in;                // (m, d) cross: X_source, plus its positional encoding
+  std::optional<MatrixT<T>> X_source_in;        // (m, d) cross: X_source plus its positional encoding
   MatrixT<T> Q, K, V;                    // (n, h*d_k), (m, kv_heads*d_k), (m, kv_heads*d_v)
   std::optional<Matrix> rope_angles;     // (max(n, m), d_k/2): position x pair
   std::optional<MatrixT<T>> Q_rope, K_rope;  // Q and K rotated, shaped like them
@@ -40,7 +45,94 @@ struct SelfTrace {
   std::optional<MatrixT<T>> residual_sum;  // (n, d) X_in + output
   std::optional<MatrixT<T>> normalized;    // (n, d) layer norm of the above
   std::vector<long> empty_rows;            // query rows with every key masked (weights 0)
+  std::vector<std::vector<OnlineBlock>> online;  // h x blocks: the online softmax, when asked for
+  std::vector<DecodeStep> decode;                // n: generation with a KV cache, when asked for
+  std::optional<DecodeCost> decode_cost;         // its multiply-adds, with and without the cache
 };
+
+// One entry of a trace: the serialiser writes a trace by walking these rows (and computes
+// nothing), the page's Trace type and its walkthrough read them at build time, the NumPy
+// program and the fixture tests take their names from them.
+struct TraceInfo {
+  const char* name;
+  const char* shape;  // in the spec's terms: "n x d_model", "heads x n x m"; one term: a vector
+  const char* when;   // "" always; else the spec that puts it in the trace: "positional=rope",
+                      // "mode=cross positional=sinusoidal" (all of), "positional=alibi|softcap" (any of)
+  const char* kind;   // signed, weights (0 to 1), mask (0/1), count, index, text, steps
+  const char* step;   // the walkthrough step that shows it ("" none)
+  const char* label;  // what it is, in a line
+  const char* rows;   // what its rows are: "tokens", "source" ("" none)
+  const char* group;  // entries of one group are drawn over one colour range ("" its own)
+  const char* role;   // "query" or "key": the rows a score reads, in the order they are made
+};
+
+template <class Trace>
+using TraceMember = std::variant<std::monostate, Matrix Trace::*, std::optional<Matrix> Trace::*, std::vector<Matrix> Trace::*,
+                                 Vector Trace::*, std::vector<long> Trace::*, std::vector<double> Trace::*, double Trace::*,
+                                 std::vector<std::string> Trace::*, Matrix Parameters::*, std::optional<Matrix> Parameters::*,
+                                 std::vector<std::vector<OnlineBlock>> Trace::*, std::vector<DecodeStep> Trace::*,
+                                 std::optional<DecodeCost> Trace::*>;
+
+template <class Trace>
+struct TraceEntry : TraceInfo {
+  TraceMember<Trace> member;  // monostate: written by the caller (the spec, the warnings)
+};
+
+using SelfEntry = TraceEntry<SelfTrace<double>>;
+
+inline const std::vector<SelfEntry>& self_trace_schema() {
+  using S = SelfTrace<double>;
+  static const std::vector<SelfEntry> rows = {
+      {{"tokens", "n", "", "text", "", "the tokens, in order", "", "", ""}, &S::tokens},
+      {{"spec", "", "", "spec", "", "the spec with every default filled in", "", "", ""}, {}},
+      {{"X", "n x d_model", "", "signed", "embed", "one embedding per token", "tokens", "X", ""}, &Parameters::X},
+      {{"source_tokens", "m", "mode=cross", "text", "", "the source's tokens", "", "", ""}, {}},
+      {{"X_source", "m x d_model", "mode=cross", "signed", "embed", "the source's embeddings", "source", "X", ""}, &Parameters::X_source},
+      {{"positional", "n x d_model", "positional=sinusoidal", "signed", "embed", "the sinusoidal encoding", "tokens", "X", ""}, &S::positional},
+      {{"X_in", "n x d_model", "positional=sinusoidal", "signed", "embed", "X plus the encoding", "tokens", "X", ""}, &S::X_in},
+      {{"positional_source", "m x d_model", "mode=cross positional=sinusoidal", "signed", "", "the source's encoding", "source", "X", ""},
+       &S::positional_source},
+      {{"X_source_in", "m x d_model", "mode=cross positional=sinusoidal", "signed", "", "X_source plus its encoding", "source", "X", ""},
+       &S::X_source_in},
+      {{"W_q", "d_model x heads*d_k", "", "signed", "project", "query weights", "", "W", ""}, &Parameters::W_q},
+      {{"W_k", "d_model x kv_heads*d_k", "", "signed", "project", "key weights", "", "W", ""}, &Parameters::W_k},
+      {{"W_v", "d_model x kv_heads*d_v", "", "signed", "project", "value weights", "", "W", ""}, &Parameters::W_v},
+      {{"Q", "n x heads*d_k", "", "signed", "project", "the queries", "tokens", "QKV", "query"}, &S::Q},
+      {{"K", "m x kv_heads*d_k", "", "signed", "project", "the keys", "source", "QKV", "key"}, &S::K},
+      {{"V", "m x kv_heads*d_v", "", "signed", "project", "the values", "source", "QKV", ""}, &S::V},
+      {{"kv_group", "heads", "", "index", "project", "the key/value head each query head reads", "", "", ""}, &S::kv_group},
+      {{"rope_angles", "max(n, m) x d_k/2", "positional=rope", "signed", "rotate", "the angle of each position and pair, in radians", "", "", ""},
+       &S::rope_angles},
+      {{"Q_rope", "n x heads*d_k", "positional=rope", "signed", "rotate", "Q turned by its positions", "tokens", "QKV", "query"}, &S::Q_rope},
+      {{"K_rope", "m x kv_heads*d_k", "positional=rope", "signed", "rotate", "K turned by its positions", "source", "QKV", "key"}, &S::K_rope},
+      {{"W_a", "d_k x d_k", "score=general", "signed", "score", "bilinear weights", "", "", ""}, &Parameters::W_a},
+      {{"W_1", "d_k x d_a", "score=additive", "signed", "score", "additive scoring's query weights", "", "W_12", ""}, &Parameters::W_1},
+      {{"W_2", "d_k x d_a", "score=additive", "signed", "score", "additive scoring's key weights", "", "W_12", ""}, &Parameters::W_2},
+      {{"v_a", "d_a", "score=additive", "signed", "score", "additive scoring's output vector", "", "", ""}, &Parameters::v_a},
+      {{"raw_scores", "heads x n x m", "positional=alibi|softcap", "signed", "score", "score(q, k) before scale, bias, cap and temperature",
+        "tokens", "", ""}, &S::raw_scores},
+      {{"alibi_slopes", "heads", "positional=alibi", "signed", "alibi", "each head's slope m_h", "", "", ""}, &S::alibi_slopes},
+      {{"bias", "heads x n x m", "positional=alibi", "signed", "alibi", "-m_h |i - j|", "tokens", "", ""}, &S::bias},
+      {{"scale", "", "", "signed", "scale", "what the scores are multiplied by", "", "", ""}, &S::scale},
+      {{"mask", "n x m", "mask", "mask", "mask", "1 visible, 0 hidden", "tokens", "", ""}, &S::mask},
+      {{"scores", "heads x n x m", "", "signed", "scale", "the logits: softcap(score x scale + bias) / temperature", "tokens", "", ""},
+       &S::scores},
+      {{"weights", "heads x n x m", "", "weights", "softmax", "each row a distribution over the keys", "tokens", "", ""}, &S::weights},
+      {{"heads", "heads x n x d_v", "", "signed", "weigh", "each head's output: weights times V", "tokens", "heads", ""}, &S::heads},
+      {{"concat", "n x heads*d_v", "", "signed", "concat", "the heads side by side", "tokens", "heads", ""}, &S::concat},
+      {{"W_o", "heads*d_v x d_model", "heads>1|W_o", "signed", "concat", "output weights", "", "", ""}, &Parameters::W_o},
+      {{"output", "n x d_model", "", "signed", "concat", "the attention output", "tokens", "", ""}, &S::output},
+      {{"residual_sum", "n x d_model", "residual", "signed", "sublayer", "X_in plus the output", "tokens", "sublayer", ""}, &S::residual_sum},
+      {{"normalized", "n x d_model", "layer_norm", "signed", "sublayer", "each row to mean 0, variance 1", "tokens", "sublayer", ""},
+       &S::normalized},
+      {{"empty_rows", "", "", "index", "", "query rows with every key masked", "", "", ""}, &S::empty_rows},
+      {{"decode", "n", "decode", "steps", "decode", "each step's caches, scores, weights and output row", "", "", ""}, &S::decode},
+      {{"decode_cost", "", "decode", "count", "decode", "multiply-adds with and without the cache", "", "", ""}, &S::decode_cost},
+      {{"online", "heads x blocks", "online_block", "steps", "online", "each block's m, l, rescale and o", "", "", ""}, &S::online},
+      {{"warnings", "", "", "text", "", "what the learner should know about these numbers", "", "", ""}, {}},
+  };
+  return rows;
+}
 
 template <class T>
 Result<SelfTrace<T>> run_self(const Spec& spec);

@@ -22,10 +22,14 @@ struct DecodeStep {
   Matrix output;   // (1, width): this position's output row, after W_o
 };
 
-struct Decode {
-  std::vector<DecodeStep> steps;
+struct DecodeCost {
   std::uint64_t with_cache = 0;     // multiply-adds of all steps, keys and values cached
   std::uint64_t without_cache = 0;  // the same, projecting every key and value again at each step
+};
+
+struct Decode {
+  std::vector<DecodeStep> steps;
+  DecodeCost cost;
 };
 
 Result<Decode> run_decode(const Spec& spec, const Parameters& parameters);

@@ -4,6 +4,7 @@
 // table of its keys, from which parsing, defaults and the documentation are derived.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,33 +32,35 @@ enum class Mode { self, encoder_decoder, cross };
 enum class Positional { none, sinusoidal, learned, rope, alibi };
 enum class RopeStyle { interleaved, halves };  // pairs (2i, 2i+1), as RoFormer and Llama; or (i, i + d_k/2), as GPT-NeoX
 
+// Fields read by the settings table's loop have no initialiser here: their defaults are the
+// table's (spec.cpp), written once.
 struct Spec {
   std::vector<std::string> tokens;
-  std::uint32_t seed = 42;
-  long d_model = 4;
+  std::uint32_t seed{};
+  long d_model = 4;  // sizes: resolved by the parser's named checks, from explicit matrices too
   long heads = 1;
   long d_k = 0;  // per head; 0 until resolved
   long d_v = 0;
   long d_a = 0;  // hidden width of additive scoring
   InitSpec embedding_init{Init::uniform, 0};
   InitSpec weight_init{Init::normal, 0};
-  ScoreKind score = ScoreKind::scaled_dot;
+  ScoreKind score{};
   std::optional<double> scale;  // multiplies the scores; default 1/sqrt(d_k) for scaled_dot
-  double temperature = 1.0;
+  double temperature{};
   MaskKind mask = MaskKind::none;
   long window = 0;     // window:D and causal_window:D
   Matrix mask_matrix;  // (n, m) of 0/1 when mask is given as a matrix
-  Positional positional = Positional::none;
-  RopeStyle rope_style = RopeStyle::interleaved;
-  double rope_base = 10000;
+  Positional positional{};
+  RopeStyle rope_style{};
+  double rope_base{};
   long kv_heads = 0;             // key/value heads (grouped-query attention); 0 until resolved to heads
   std::optional<double> softcap;  // logits -> softcap * tanh(logits / softcap)
-  bool decode = false;           // also generate position by position with a KV cache
+  bool decode{};                 // also generate position by position with a KV cache
   long online_block = 0;         // also run FlashAttention's online softmax over blocks of keys; 0: off
-  bool hard = false;
-  bool residual = false;
-  bool layer_norm = false;
-  Mode mode = Mode::self;
+  bool hard{};
+  bool residual{};
+  bool layer_norm{};
+  Mode mode{};
 
   // Explicit matrices: when present they replace what the seed generates (the seed's
   // stream is still drawn in full, so editing one matrix leaves the others unchanged).
@@ -69,6 +72,16 @@ struct Spec {
 
 const char* positional_name(Positional p);
 
+struct Setting;
+
+// How a plain setting's value lives in a Spec: the parser's loop reads it in (the given value, or
+// the row's default), to_json writes it back (null: not written). Settings whose value decides
+// others (the tokens, the sizes, the matrices) have none and are read by named checks.
+struct SpecField {
+  std::function<std::optional<Error>(const nlohmann::json& value, const Setting& row, Spec& spec)> read;
+  std::function<nlohmann::json(const Spec& spec)> write;
+};
+
 // One row of a settings table (the spec's here, the trainer's in trainer.hpp): the parser's
 // ranges and choices, `--help`, the binding's settings() and the page's controls all read it.
 struct Setting {
@@ -79,6 +92,8 @@ struct Setting {
   std::vector<std::string> choices = {};  // enum: every value
   std::int64_t min = 0, max = 0;  // integer: the range (min == max == 0: none)
   const char* modes = "";  // the modes it applies to, comma-separated ("" for every mode)
+  const char* label = "";  // the page's control for it ("": the page shows none)
+  SpecField field = {};    // where the spec keeps it, for the rows the parser reads in a loop
 };
 const std::vector<Setting>& settings();
 const Setting& setting(const std::string& key);  // a row of settings(); the key must be in it
