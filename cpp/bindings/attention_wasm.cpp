@@ -89,6 +89,8 @@ std::string work(const std::string& spec) {
 
 std::string settings() { return text(table(attention::settings())); }
 
+std::string schema() { return text(attention::trace_schema_json()); }
+
 // {spec, widths} -> the entropy of attention rows against d_k, dot and scaled dot.
 std::string entropy(const std::string& request) {
   const auto parsed = attention::json_read::parse_request(request, "entropy: expected {spec, widths}");
@@ -121,6 +123,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("parameters", &parameters);
   emscripten::function("work", &work);
   emscripten::function("settings", &settings);
+  emscripten::function("schema", &schema);
   emscripten::function("entropy", &entropy);
   emscripten::function("stats", &heap_stats);
 }

@@ -34,6 +34,7 @@ inline nlohmann::json table(const std::vector<attention::Setting>& rows) {
     if (!s.choices.empty()) row["choices"] = s.choices;
     if (s.min != 0 || s.max != 0) row["min"] = s.min, row["max"] = s.max;
     if (*s.modes) row["modes"] = s.modes;
+    if (*s.label) row["label"] = s.label;
     out.push_back(std::move(row));
   }
   return out;

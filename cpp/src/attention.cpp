@@ -114,6 +114,13 @@ MatrixT<T> logits_of(const Spec& s, const MatrixT<T>& raw, const Matrix& bias) {
 }
 
 template <class T>
+ScoredRows<T> scored_rows(const Spec& s, const MatrixT<T>& projected, long first) {
+  ScoredRows<T> r;
+  if (s.positional == Positional::rope) r.rope = rope_rotate<T>(projected, s.d_k, s.rope_base, s.rope_style, first);
+  return r;
+}
+
+template <class T>
 Result<SelfTrace<T>> run_self(const Spec& s) {
   SelfTrace<T> t;
   t.tokens = s.tokens;
@@ -140,13 +147,12 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
   for (const MatrixT<T>* x : std::initializer_list<const MatrixT<T>*>{&X_in, &source, &t.Q, &t.K, &t.V}) {
     if (!x->allFinite()) return error_at("X", "the projections Q, K, V overflow; use smaller values in X or the weights");
   }
-  if (s.positional == Positional::rope) {
-    t.rope_angles = rope_angles(std::max(n, m), dk, s.rope_base);
-    t.Q_rope = rope_rotate<T>(t.Q, dk, s.rope_base, s.rope_style);
-    t.K_rope = rope_rotate<T>(t.K, dk, s.rope_base, s.rope_style);
-  }
-  const MatrixT<T>& Q = t.Q_rope ? *t.Q_rope : t.Q;
-  const MatrixT<T>& K = t.K_rope ? *t.K_rope : t.K;
+  if (s.positional == Positional::rope) t.rope_angles = rope_angles(std::max(n, m), dk, s.rope_base);
+  const ScoredRows<T> queries = scored_rows<T>(s, t.Q), keys = scored_rows<T>(s, t.K);
+  t.Q_rope = queries.rope;
+  t.K_rope = keys.rope;
+  const MatrixT<T>& Q = queries.last(t.Q);
+  const MatrixT<T>& K = keys.last(t.K);
   if (s.positional == Positional::alibi) {
     t.alibi_slopes = alibi_slopes(h);
     for (const double slope : t.alibi_slopes) t.bias.push_back(alibi_bias(slope, n, m));
@@ -203,6 +209,8 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
   return t;
 }
 
+template ScoredRows<double> scored_rows(const Spec&, const MatrixT<double>&, long);
+template ScoredRows<float> scored_rows(const Spec&, const MatrixT<float>&, long);
 template Result<SelfTrace<double>> run_self(const Spec&);
 template Result<SelfTrace<float>> run_self(const Spec&);
 template MatrixT<double> score_matrix(const Spec&, const Parameters&, const MatrixT<double>&, const MatrixT<double>&);

@@ -9,7 +9,6 @@
 #include "attention/encoder_decoder.hpp"
 #include "attention/error_json.hpp"
 #include "attention/json_read.hpp"
-#include "attention/rope.hpp"
 #include "attention/softmax.hpp"
 
 namespace attention {
@@ -104,8 +103,9 @@ namespace {
 // numbers are made as the trace makes them (the same products of the same rows and columns).
 struct HeadRow {
   long kv_head = 0;
-  Matrix q_plain, q;  // (1, d_k): the query row, before and after rope (the same without rope)
-  Matrix K_plain, K;  // (m, d_k): the keys of the head's key/value group, before and after rope
+  Matrix q_plain, q;  // (1, d_k): the query row as projected, and as the score reads it
+  Matrix K_plain, K;  // (m, d_k): the keys of the head's key/value group, the same
+  ScoredRows<double> queries, keys;  // the stages between
   Matrix V;           // (m, d_v)
   Matrix bias;        // (1, m): ALiBi's, or empty
   Matrix logits;      // (1, m): the trace's scores row
@@ -145,12 +145,10 @@ class CellRows {
     for (const Matrix* x : {&x_, &source_, &r.q_plain, &r.K_plain, &r.V}) {
       if (!x->allFinite()) return error_at("X", "the projections Q, K, V overflow; use smaller values in X or the weights");
     }
-    r.q = r.q_plain;
-    r.K = r.K_plain;
-    if (s_.positional == Positional::rope) {
-      r.q = rope_rotate<double>(r.q_plain, dk, s_.rope_base, s_.rope_style, row_);
-      r.K = rope_rotate<double>(r.K_plain, dk, s_.rope_base, s_.rope_style);
-    }
+    r.queries = scored_rows<double>(s_, r.q_plain, row_);
+    r.keys = scored_rows<double>(s_, r.K_plain);
+    r.q = r.queries.last(r.q_plain);
+    r.K = r.keys.last(r.K_plain);
     const Matrix raw = score_matrix<double>(s_, p_, r.q, r.K);  // (1, m)
     if (!slopes_.empty()) r.bias = alibi_bias_row(slopes_[static_cast<std::size_t>(i)], row_, raw.cols());
     r.logits = logits_of<double>(s_, raw, r.bias);
@@ -249,9 +247,19 @@ Result<json> derive(const Spec& s, const std::string& matrix, long head, long ro
   // The rows the score is made of: rotated with rope, and the key from the head's key/value group.
   d["score"] = score_terms(s, p, r.q, r.K.row(col), factor);
   d["kv_head"] = r.kv_head;
+  // The query's and the key's rows at every stage, named as the trace names them; the last is
+  // the one the score reads.
+  const auto row_of = [](const auto& x) { return std::vector<double>(x.data(), x.data() + x.size()); };
+  json stages = json::array({{{"q_name", "Q"}, {"k_name", "K"}, {"q", row_of(r.q_plain)}, {"k", row_of(r.K_plain.row(col))}}});
+  const auto q_stages = r.queries.stages(), k_stages = r.keys.stages();
+  for (std::size_t i = 0; i < q_stages.size(); ++i) {
+    stages.push_back({{"q_name", std::string("Q") + q_stages[i].first}, {"k_name", std::string("K") + k_stages[i].first},
+                      {"q", row_of(*q_stages[i].second)}, {"k", row_of(k_stages[i].second->row(col))}});
+  }
+  d["stages"] = stages;
   if (s.positional == Positional::rope) {
-    const auto row_of = [](const Matrix& x) { return std::vector<double>(x.data(), x.data() + x.size()); };
-    d["rope"] = {{"q", row_of(r.q_plain)}, {"k", row_of(r.K_plain.row(col))}, {"q_position", row}, {"k_position", col}};
+    const json& before = stages[stages.size() - 2];  // the rows RoPE turns
+    d["rope"] = {{"q", before["q"]}, {"k", before["k"]}, {"q_position", row}, {"k_position", col}};
   }
   // With a bias or a cap the logit is softcap(raw * scale + bias) / temperature, said term by term.
   if (r.bias.size() || s.softcap) {

@@ -174,6 +174,18 @@ json parameters_json(const Spec& s) {
   return j;
 }
 
+json trace_schema_json() {
+  const auto rows = [](const auto& schema) {
+    json out = json::array();
+    for (const TraceInfo& e : schema) {
+      out.push_back({{"name", e.name}, {"shape", e.shape}, {"when", e.when}, {"kind", e.kind}, {"step", e.step},
+                     {"label", e.label}, {"rows", e.rows}, {"group", e.group}, {"role", e.role}});
+    }
+    return out;
+  };
+  return {{"self", rows(self_trace_schema())}, {"encoder_decoder", rows(encoder_decoder_trace_schema())}};
+}
+
 json parameters_text(const std::string& text) {
   const auto parsed = json_read::parse_text(text, "the spec is not valid JSON");
   if (!parsed) return error_json(parsed.error());

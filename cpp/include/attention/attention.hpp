@@ -105,15 +105,15 @@ inline const std::vector<SelfEntry>& self_trace_schema() {
        &S::rope_angles},
       {{"Q_rope", "n x heads*d_k", "positional=rope", "signed", "rotate", "Q turned by its positions", "tokens", "QKV", "query"}, &S::Q_rope},
       {{"K_rope", "m x kv_heads*d_k", "positional=rope", "signed", "rotate", "K turned by its positions", "source", "QKV", "key"}, &S::K_rope},
+      {{"raw_scores", "heads x n x m", "positional=alibi|softcap", "signed", "score", "score(q, k) before scale, bias, cap and temperature",
+        "tokens", "", ""}, &S::raw_scores},
       {{"W_a", "d_k x d_k", "score=general", "signed", "score", "bilinear weights", "", "", ""}, &Parameters::W_a},
       {{"W_1", "d_k x d_a", "score=additive", "signed", "score", "additive scoring's query weights", "", "W_12", ""}, &Parameters::W_1},
       {{"W_2", "d_k x d_a", "score=additive", "signed", "score", "additive scoring's key weights", "", "W_12", ""}, &Parameters::W_2},
-      {{"v_a", "d_a", "score=additive", "signed", "score", "additive scoring's output vector", "", "", ""}, &Parameters::v_a},
-      {{"raw_scores", "heads x n x m", "positional=alibi|softcap", "signed", "score", "score(q, k) before scale, bias, cap and temperature",
-        "tokens", "", ""}, &S::raw_scores},
+      {{"v_a", "d_a", "score=additive", "signed", "", "additive scoring's output vector", "", "", ""}, &Parameters::v_a},
       {{"alibi_slopes", "heads", "positional=alibi", "signed", "alibi", "each head's slope m_h", "", "", ""}, &S::alibi_slopes},
       {{"bias", "heads x n x m", "positional=alibi", "signed", "alibi", "-m_h |i - j|", "tokens", "", ""}, &S::bias},
-      {{"scale", "", "", "signed", "scale", "what the scores are multiplied by", "", "", ""}, &S::scale},
+      {{"scale", "", "", "signed", "", "what the scores are multiplied by", "", "", ""}, &S::scale},
       {{"mask", "n x m", "mask", "mask", "mask", "1 visible, 0 hidden", "tokens", "", ""}, &S::mask},
       {{"scores", "heads x n x m", "", "signed", "scale", "the logits: softcap(score x scale + bias) / temperature", "tokens", "", ""},
        &S::scores},
@@ -127,12 +127,36 @@ inline const std::vector<SelfEntry>& self_trace_schema() {
        &S::normalized},
       {{"empty_rows", "", "", "index", "", "query rows with every key masked", "", "", ""}, &S::empty_rows},
       {{"decode", "n", "decode", "steps", "decode", "each step's caches, scores, weights and output row", "", "", ""}, &S::decode},
-      {{"decode_cost", "", "decode", "count", "decode", "multiply-adds with and without the cache", "", "", ""}, &S::decode_cost},
+      {{"decode_cost", "", "decode", "count", "", "multiply-adds with and without the cache", "", "", ""}, &S::decode_cost},
       {{"online", "heads x blocks", "online_block", "steps", "online", "each block's m, l, rescale and o", "", "", ""}, &S::online},
       {{"warnings", "", "", "text", "", "what the learner should know about these numbers", "", "", ""}, {}},
   };
   return rows;
 }
+
+// The rows a head's scores read, made in order from the projected queries or keys (any number
+// of whole heads, d_k columns each): RoPE turns them by position. The trace keeps each stage
+// under the projection's name and the stage's suffix (Q_rope); the derivation of one cell makes
+// them the same way for its rows.
+template <class T>
+struct ScoredRows {
+  std::optional<MatrixT<T>> rope;  // turned by position
+
+  // Every stage made, in order: the suffix of its trace name and its rows.
+  std::vector<std::pair<const char*, const MatrixT<T>*>> stages() const {
+    std::vector<std::pair<const char*, const MatrixT<T>*>> out;
+    if (rope) out.emplace_back("_rope", &*rope);
+    return out;
+  }
+  const MatrixT<T>& last(const MatrixT<T>& projected) const {
+    const auto all = stages();
+    return all.empty() ? projected : *all.back().second;
+  }
+};
+
+// `first`: the position of the first row (a derivation's one query row sits at its own).
+template <class T>
+ScoredRows<T> scored_rows(const Spec& spec, const MatrixT<T>& projected, long first = 0);
 
 template <class T>
 Result<SelfTrace<T>> run_self(const Spec& spec);

@@ -28,6 +28,11 @@ nlohmann::json parameters_json(const Spec& spec);
 // The drawing is bounded: a spec drawing more than limits::max_trace_cells numbers is refused.
 nlohmann::json parameters_text(const std::string& spec_text);
 
+// The trace's schemas, {"self": [...], "encoder_decoder": [...]}, a row {name, shape, when, kind,
+// step, label, rows, group, role} per entry: what the page's Trace type and views are written
+// from at build time.
+nlohmann::json trace_schema_json();
+
 nlohmann::json matrix_json(const Matrix& m);   // [[...], ...]
 nlohmann::json vector_json(const Vector& v);   // [...]
 

@@ -72,6 +72,7 @@ export function wrap(core) {
     parameters: (spec) => call(core.parameters, spec ?? {}),
     work: (spec) => call(core.work, spec ?? {}),
     settings: () => JSON.parse(core.settings()),
+    schema: () => JSON.parse(core.schema()),
     entropy: (request) => call(core.entropy, request),
     // Leak checks: bytes the allocator holds, and live embind handles (none should stay).
     stats: () => ({ ...JSON.parse(core.stats()), handles: core.count_emval_handles() }),
