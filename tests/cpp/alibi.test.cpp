@@ -3,6 +3,7 @@
 
 #include "attention/trace_json.hpp"
 #include "support.hpp"
+#include "tolerance.hpp"
 
 using nlohmann::json;
 
@@ -24,7 +25,7 @@ TEST_CASE("alibi adds -m_h |i - j| to each head's logits", "[alibi]") {
         const double m = biased["alibi_slopes"][h];
         CHECK(biased["bias"][h][i][j].get<double>() == -m * std::abs(i - j));
         CHECK(biased["scores"][h][i][j].get<double>() ==
-              Approx(plain["scores"][h][i][j].get<double>() - m * std::abs(i - j)).epsilon(1e-14));
+              Approx(plain["scores"][h][i][j].get<double>() - m * std::abs(i - j)).epsilon(tol::few_roundings));
       }
     }
   }

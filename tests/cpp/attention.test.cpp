@@ -7,6 +7,7 @@
 #include "attention/rng.hpp"
 #include "attention/trace_json.hpp"
 #include "support.hpp"
+#include "tolerance.hpp"
 
 using attention::Matrix;
 using nlohmann::json;
@@ -37,7 +38,7 @@ TEST_CASE("every fixture agrees with NumPy", "[attention][fixtures]") {
       for (const auto& [key, expected] : c["expect"].items()) {
         INFO("key " << key);
         REQUIRE(trace.contains(key));
-        CHECK_CLOSE_JSON(trace[key], expected, 1e-12);
+        CHECK_CLOSE_JSON(trace[key], expected, tol::against_numpy);
       }
     }
   }
@@ -52,7 +53,7 @@ TEST_CASE("multi-head, grouped-query, rotary, ALiBi and cross-attention agree wi
       const json trace = trace_of(c["spec"]);
       for (const auto& [key, expected] : c["torch"].items()) {
         INFO("key " << key);
-        CHECK_CLOSE_JSON(trace[key], expected, 1e-12);
+        CHECK_CLOSE_JSON(trace[key], expected, tol::against_torch);
       }
     }
     ++checked;
@@ -124,7 +125,7 @@ TEST_CASE("without positions, permuting tokens permutes the outputs", "[attentio
   spec["X"] = attention::matrix_json(X);
   const auto moved = attention::run_self<double>(attention::parse_spec(spec).value()).value();
   for (int i = 0; i < 5; ++i) {
-    CHECK((moved.output.row(i) - base.output.row(perm[static_cast<std::size_t>(i)])).cwiseAbs().maxCoeff() < 1e-12);
+    CHECK((moved.output.row(i) - base.output.row(perm[static_cast<std::size_t>(i)])).cwiseAbs().maxCoeff() < tol::reordered);
   }
 }
 
@@ -159,7 +160,7 @@ TEST_CASE("the float path follows double", "[attention][float]") {
   const auto spec = attention::parse_spec_text(R"({"sentence": "float or double", "heads": 2, "d_model": 8, "mask": "causal"})").value();
   const auto d = attention::run_self<double>(spec).value();
   const auto f = attention::run_self<float>(spec).value();
-  CHECK((f.output.cast<double>() - d.output).cwiseAbs().maxCoeff() < 1e-5);
+  CHECK((f.output.cast<double>() - d.output).cwiseAbs().maxCoeff() < tol::float_vs_double);
 }
 
 TEST_CASE("overflowing scores are an error, not NaN", "[attention][errors]") {
@@ -189,14 +190,14 @@ TEST_CASE("the benchmark kernel computes what the trace shows", "[attention][ker
     Matrix out;
     const attention::KernelWeights<double> wd(*p.W_q, *p.W_k, *p.W_v, p.W_o ? &*p.W_o : nullptr, spec.heads);
     attention::attention_forward<double>(p.X, wd, ws, out);
-    CHECK((out - t.output).cwiseAbs().maxCoeff() < 1e-12);
+    CHECK((out - t.output).cwiseAbs().maxCoeff() < tol::reordered);
     attention::Workspace<float> wf;
     attention::MatrixT<float> of;
     const attention::MatrixT<float> Wo = p.W_o ? p.W_o->cast<float>() : attention::MatrixT<float>();
     const attention::KernelWeights<float> w32(p.W_q->cast<float>(), p.W_k->cast<float>(), p.W_v->cast<float>(),
                                               p.W_o ? &Wo : nullptr, spec.heads);
     attention::attention_forward<float>(p.X.cast<float>(), w32, wf, of);
-    CHECK((of.cast<double>() - t.output).cwiseAbs().maxCoeff() < 1e-4);
+    CHECK((of.cast<double>() - t.output).cwiseAbs().maxCoeff() < tol::float_long_sums);
   }
 }
 
@@ -217,13 +218,13 @@ TEST_CASE("the benchmark kernel agrees where weights underflow", "[attention][ke
   attention::Workspace<double> wd;
   Matrix out;
   attention::attention_forward<double>(p.X, attention::KernelWeights<double>(*p.W_q, *p.W_k, *p.W_v, nullptr, 1), wd, out);
-  CHECK((out - t.output).cwiseAbs().maxCoeff() < 1e-12 * size);
+  CHECK((out - t.output).cwiseAbs().maxCoeff() < tol::reordered * size);
   attention::Workspace<float> wf;
   attention::MatrixT<float> of;
   attention::attention_forward<float>(p.X.cast<float>(),
                                       attention::KernelWeights<float>(p.W_q->cast<float>(), p.W_k->cast<float>(), p.W_v->cast<float>(), nullptr, 1),
                                       wf, of);
-  CHECK((of.cast<double>() - t.output).cwiseAbs().maxCoeff() < 1e-4 * size);
+  CHECK((of.cast<double>() - t.output).cwiseAbs().maxCoeff() < tol::float_long_sums * size);
 }
 
 TEST_CASE("raw_scores: the score function alone, kept only where the scores are not a multiple of it", "[attention][modern]") {
@@ -275,11 +276,11 @@ TEST_CASE("raw_scores: the score function alone, kept only where the scores are 
                 }
               }
               const double r = raw[h][i][j];
-              CHECK(r == Approx(expected).epsilon(1e-12).margin(1e-12));
+              CHECK(r == Approx(expected).epsilon(tol::reordered).margin(tol::reordered));
               // And the scores follow from it as the trace says: softcap(raw * scale + bias) / temperature.
               double x = r * scale + (alibi ? t["bias"][h][i][j].get<double>() : 0.0);
               if (cap) x = *cap * std::tanh(x / *cap);
-              CHECK(t["scores"][h][i][j].get<double>() == Approx(x / temperature).epsilon(1e-14).margin(1e-15));
+              CHECK(t["scores"][h][i][j].get<double>() == Approx(x / temperature).epsilon(tol::few_roundings).margin(tol::last_bits));
             }
           }
         }

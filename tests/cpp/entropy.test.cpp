@@ -4,6 +4,7 @@
 
 #include "attention/entropy.hpp"
 #include "support.hpp"
+#include "tolerance.hpp"
 
 using nlohmann::json;
 
@@ -33,7 +34,7 @@ TEST_CASE("entropy points match NumPy", "[entropy]") {
     const auto r = attention::entropy_curve(spec_of(c["spec"]), c["widths"].get<std::vector<long>>());
     REQUIRE(r.ok());
     for (const char* k : {"dot", "scaled_dot"}) {
-      for (std::size_t i = 0; i < c[k].size(); ++i) CHECK(r.value()[k][i].get<double>() == Approx(c[k][i].get<double>()).epsilon(1e-12));
+      for (std::size_t i = 0; i < c[k].size(); ++i) CHECK(r.value()[k][i].get<double>() == Approx(c[k][i].get<double>()).epsilon(tol::against_numpy));
     }
   }
 }

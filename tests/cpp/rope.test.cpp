@@ -4,6 +4,7 @@
 #include "attention/rng.hpp"
 #include "attention/trace_json.hpp"
 #include "support.hpp"
+#include "tolerance.hpp"
 
 using attention::Matrix;
 using attention::RopeStyle;
@@ -14,7 +15,7 @@ TEST_CASE("rope keeps the norm of every pair and row", "[rope][property]") {
   const Matrix x = rng.randn(7, 12);  // two heads of d_k 6
   for (const RopeStyle style : {RopeStyle::interleaved, RopeStyle::halves}) {
     const Matrix y = attention::rope_rotate<double>(x, 6, 10000, style, 0);
-    for (long r = 0; r < x.rows(); ++r) CHECK(y.row(r).norm() == Approx(x.row(r).norm()).epsilon(1e-14));
+    for (long r = 0; r < x.rows(); ++r) CHECK(y.row(r).norm() == Approx(x.row(r).norm()).epsilon(tol::few_roundings));
     CHECK(y.row(0) == x.row(0));  // position 0 does not turn
   }
 }
@@ -25,7 +26,7 @@ TEST_CASE("with rope, shifting every position by the same amount leaves the scor
   for (const RopeStyle style : {RopeStyle::interleaved, RopeStyle::halves}) {
     const Matrix at0 = attention::rope_rotate<double>(q, 8, 500, style, 0) * attention::rope_rotate<double>(k, 8, 500, style, 0).transpose();
     const Matrix at9 = attention::rope_rotate<double>(q, 8, 500, style, 9) * attention::rope_rotate<double>(k, 8, 500, style, 9).transpose();
-    CHECK(((at0 - at9).cwiseAbs().maxCoeff()) < 1e-12);
+    CHECK(((at0 - at9).cwiseAbs().maxCoeff()) < tol::reordered);
   }
 }
 
@@ -51,6 +52,6 @@ TEST_CASE("the rope trace: rotated Q and K, the angles, and scores from the rota
   CHECK(t["rope_angles"][2][0].get<double>() == 2.0);  // position 2 x theta_0 = 1
   double dot = 0;
   for (int c = 0; c < 4; ++c) dot += t["Q_rope"][1][c].get<double>() * t["K_rope"][3][c].get<double>();
-  CHECK(t["scores"][0][1][3].get<double>() == Approx(dot).epsilon(1e-14));
+  CHECK(t["scores"][0][1][3].get<double>() == Approx(dot).epsilon(tol::few_roundings));
   CHECK(t["Q"] != t["Q_rope"]);
 }

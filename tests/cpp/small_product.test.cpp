@@ -2,6 +2,7 @@
 
 #include "attention/rng.hpp"
 #include "support.hpp"
+#include "tolerance.hpp"
 
 namespace {
 template <class T>
@@ -19,7 +20,7 @@ TEMPLATE_TEST_CASE("a small product equals Eigen's, with either side transposed,
                    double, float) {
   using T = TestType;
   using M = attention::MatrixT<T>;
-  const double tolerance = std::is_same_v<T, double> ? 1e-13 : 1e-5;
+  const double tolerance = std::is_same_v<T, double> ? tol::short_product : tol::float_vs_double;
   struct Shape { long n, k, m; };
   for (const Shape s : {Shape{1, 1, 1}, Shape{4, 8, 8}, Shape{7, 16, 11}, Shape{13, 3, 2}, Shape{2, 0, 5}, Shape{256, 16, 16},
                         Shape{6, 5, 1}}) {

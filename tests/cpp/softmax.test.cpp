@@ -4,6 +4,7 @@
 
 #include "attention/rng.hpp"
 #include "support.hpp"
+#include "tolerance.hpp"
 
 using attention::Matrix;
 
@@ -11,8 +12,8 @@ TEST_CASE("softmax survives scores of 1e6 in double", "[softmax]") {
   Matrix s(1, 3);
   s << 1e6, 1e6 - 1, -1e6;
   const Matrix w = attention::softmax_rows<double>(s, Matrix(), nullptr);
-  CHECK(w(0, 0) == Approx(1 / (1 + std::exp(-1.0))).epsilon(1e-15));
-  CHECK(w(0, 1) == Approx(std::exp(-1.0) / (1 + std::exp(-1.0))).epsilon(1e-15));
+  CHECK(w(0, 0) == Approx(1 / (1 + std::exp(-1.0))).epsilon(tol::last_bits));
+  CHECK(w(0, 1) == Approx(std::exp(-1.0) / (1 + std::exp(-1.0))).epsilon(tol::last_bits));
   CHECK(w(0, 2) == 0.0);
   CHECK(w.allFinite());
 }
@@ -49,12 +50,12 @@ TEST_CASE("softmax rows are probability distributions", "[softmax][property]") {
     const Matrix s = rng.randn(5, 7) * (1 + trial * 10.0);
     const Matrix w = attention::softmax_rows<double>(s, Matrix(), nullptr);
     for (long i = 0; i < w.rows(); ++i) {
-      REQUIRE(w.row(i).sum() == Approx(1).epsilon(1e-12));
+      REQUIRE(w.row(i).sum() == Approx(1).epsilon(tol::reordered));
       REQUIRE(w.row(i).minCoeff() >= 0);
     }
     // Adding a constant to a row changes nothing.
     const Matrix shifted = attention::softmax_rows<double>((s.array() + 1234.5).matrix(), Matrix(), nullptr);
-    REQUIRE((shifted - w).cwiseAbs().maxCoeff() < 1e-12);
+    REQUIRE((shifted - w).cwiseAbs().maxCoeff() < tol::reordered);
   }
 }
 
@@ -63,5 +64,5 @@ TEST_CASE("the float path agrees with double", "[softmax][float]") {
   const Matrix s = rng.randn(4, 6);
   const Matrix wd = attention::softmax_rows<double>(s, Matrix(), nullptr);
   const attention::MatrixT<float> wf = attention::softmax_rows<float>(s.cast<float>(), attention::MatrixT<float>(), nullptr);
-  CHECK((wf.cast<double>() - wd).cwiseAbs().maxCoeff() < 1e-6);
+  CHECK((wf.cast<double>() - wd).cwiseAbs().maxCoeff() < tol::float_few_roundings);
 }

@@ -7,6 +7,7 @@
 
 #include "attention/rng.hpp"
 #include "support.hpp"
+#include "tolerance.hpp"
 
 namespace {
 // The largest relative difference from exp((x - max) * scale) by std::exp, over the numerators
@@ -31,7 +32,7 @@ double worst_relative(long n, double spread, T scale) {
     worst = std::max(worst, std::abs(got[j] / expected - 1));
     total += got[j];
   }
-  CHECK(std::abs(sum - total) <= 1e-6 * total);
+  CHECK(std::abs(sum - total) <= tol::float_few_roundings * total);
   return worst;
 }
 }  // namespace
@@ -42,8 +43,8 @@ TEST_CASE("softmax numerators are exp to the last bits, and 0 below the cutoff",
   for (long n : {1L, 2L, 3L, 4L, 5L, 7L, 8L, 9L, 17L, 1000L}) {
     for (double spread : {0.01, 1.0, 30.0, 3000.0}) {
       INFO("n " << n << ", spread " << spread);
-      CHECK(worst_relative<double>(n, spread, 0.35) < 1e-15);
-      CHECK(worst_relative<float>(n, spread, 0.35f) < 3e-7);
+      CHECK(worst_relative<double>(n, spread, 0.35) < tol::last_bits);
+      CHECK(worst_relative<float>(n, spread, 0.35f) < tol::float_last_bits);
     }
   }
 }
@@ -53,6 +54,6 @@ TEST_CASE("softmax numerators keep the largest at 1 and take -inf as 0", "[kerne
   std::vector<double> row = {-inf, 2.0, 2.0, -inf, 1.0};
   const double sum = attention::softmax_numerators(row.data(), 5, 1.0);
   CHECK((row[0] == 0.0 && row[1] == 1.0 && row[2] == 1.0 && row[3] == 0.0));
-  CHECK(std::abs(row[4] / std::exp(-1.0) - 1) < 1e-15);
-  CHECK(std::abs(sum - (2.0 + row[4])) < 1e-15);
+  CHECK(std::abs(row[4] / std::exp(-1.0) - 1) < tol::last_bits);
+  CHECK(std::abs(sum - (2.0 + row[4])) < tol::last_bits);
 }

@@ -6,6 +6,7 @@
 #include "attention/rng.hpp"
 #include "attention/trace_json.hpp"
 #include "support.hpp"
+#include "tolerance.hpp"
 
 using attention::Example;
 using attention::Matrix;
@@ -92,7 +93,7 @@ TEST_CASE("gradients agree with central finite differences", "[tiny_model][gradi
             const double relative = (numeric - analytic).norm() / std::max(analytic.norm(), 1e-12);
             INFO(params[t].first << ": |analytic| " << analytic.norm() << ", relative error " << relative);
             CHECK(analytic.norm() > 1e-8);  // every tensor takes part
-            CHECK(relative < 1e-6);
+            CHECK(relative < tol::finite_difference);
           }
         }
       }
@@ -112,19 +113,19 @@ TEST_CASE("initial weights, loss, attention and gradients agree with PyTorch aut
       for (const auto& [name, m] : attention::named(w)) {
         INFO("initial " << name);
         REQUIRE(c["weights"].contains(name));
-        CHECK_CLOSE_JSON(attention::matrix_json(*m), c["weights"][name], 0.0);  // the draw order, bit for bit
+        CHECK_CLOSE_JSON(attention::matrix_json(*m), c["weights"][name], tol::exact);  // the draw order, bit for bit
       }
       CHECK(attention::named(w).size() == c["weights"].size());
 
       const auto f = attention::forward(s, w, batch);
-      CHECK(std::fabs(f.loss - c["loss"].get<double>()) < 1e-12);
-      CHECK_CLOSE_JSON(attention::matrix_json(f.logits), c["logits"], 1e-12);
-      CHECK_CLOSE_JSON(stack_json(f.attention), c["attention"], 1e-12);
+      CHECK(std::fabs(f.loss - c["loss"].get<double>()) < tol::against_torch);
+      CHECK_CLOSE_JSON(attention::matrix_json(f.logits), c["logits"], tol::against_torch);
+      CHECK_CLOSE_JSON(stack_json(f.attention), c["attention"], tol::against_torch);
 
       const Weights g = attention::backward(s, w, batch, f);
       for (const auto& [name, m] : attention::named(g)) {
         INFO("gradient " << name);
-        CHECK_CLOSE_JSON(attention::matrix_json(*m), c["gradients"][name], 1e-10);
+        CHECK_CLOSE_JSON(attention::matrix_json(*m), c["gradients"][name], tol::against_torch_gradients);
       }
     }
   }
@@ -149,7 +150,7 @@ TEST_CASE("Adam and SGD take the steps torch.optim takes", "[tiny_model][optimiz
         CHECK(opt.steps() == 3);
         for (const auto& [name, m] : attention::named(w)) {
           INFO(kind << " " << name);
-          CHECK_CLOSE_JSON(attention::matrix_json(*m), expect["weights"][name], 1e-10);
+          CHECK_CLOSE_JSON(attention::matrix_json(*m), expect["weights"][name], tol::against_torch_gradients);
         }
       }
     }
@@ -164,7 +165,7 @@ TEST_CASE("attention rows are distributions and unscored positions cost nothing"
   REQUIRE(f.attention.size() == 8u);
   for (const Matrix& a : f.attention) {
     CHECK(a.rows() == 5);
-    CHECK((a.rowwise().sum().array() - 1).abs().maxCoeff() < 1e-12);
+    CHECK((a.rowwise().sum().array() - 1).abs().maxCoeff() < tol::reordered);
     CHECK(a.minCoeff() >= 0);
   }
   long scored = 0;
@@ -194,5 +195,5 @@ TEST_CASE("without positions, a permutation of the tokens permutes the outputs",
   const std::vector<Example> a = {{{0, 1, 2, 3}, {0, 0, 0, 0}}};
   const std::vector<Example> b = {{{3, 2, 1, 0}, {0, 0, 0, 0}}};
   const auto fa = attention::forward(s, w, a), fb = attention::forward(s, w, b);
-  for (long i = 0; i < 4; ++i) CHECK((fa.logits.row(i) - fb.logits.row(3 - i)).cwiseAbs().maxCoeff() < 1e-12);
+  for (long i = 0; i < 4; ++i) CHECK((fa.logits.row(i) - fb.logits.row(3 - i)).cwiseAbs().maxCoeff() < tol::reordered);
 }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load } from '../../dist/attention.js';
 import { start, ready, drawn, done } from './harness.mjs';
+import * as tol from '../tolerance.mjs';
 
 const core = await load();
 const pages = {};
@@ -29,7 +30,7 @@ const flowOf = (page, host = 'attention-playground') => page.locator(`${host} ap
     query: values('.q .comp'),
   };
 });
-const near = (a, b) => Math.abs(a - b) < 1e-12;
+const near = (a, b) => Math.abs(a - b) < tol.reordered;
 const axe = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
 /** axe-core's violations inside `selector`. */
 async function violations(page, selector) {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { load } from '../../dist/attention.js';
 import { start, cells, shownText, drawn, ready, done } from './harness.mjs';
 import { maxError } from '../wasm/compare.mjs';
+import * as tol from '../tolerance.mjs';
 
 let env;
 const core = await load();
@@ -83,7 +84,7 @@ test('preset: seed 004 shows its printed attention output', async () => {
   const printed = [[0.81676354, 1.14873475, 0.33197121], [0.71861207, 1.07919157, 0.3605795],
     [0.74203343, 1.13656778, 0.39453435], [0.75607715, 1.11278575, 0.3567086], [0.79709991, 1.15043165, 0.35333174]];
   const r = maxError(await cells(page, 'output'), printed);
-  assert.ok(r.error < 2e-8, `${r.where}: ${r.error}`);
+  assert.ok(r.error < tol.printedDigits, `${r.where}: ${r.error}`);
   // and the digits a reader compares with the article are the ones on screen
   const shown = (await shownText(page, 'output')).map(Number);
   assert.deepEqual(shown, printed.flat().map((v) => Number(v.toPrecision(3))));

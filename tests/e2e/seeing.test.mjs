@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load } from '../../dist/attention.js';
 import { start, cells, drawn, shownText, ready, done } from './harness.mjs';
+import * as tol from '../tolerance.mjs';
 import { importTSTree } from './typescript.mjs';
 
 const core = await load();
@@ -189,7 +190,7 @@ test('every step shows a matrix: the scores before scaling, and the mask even wh
   const raw = await cells(page, 'raw_scores');
   raw.forEach((row, i) => row.forEach((v, j) => {
     const exact = core.derive({ spec, matrix: 'scores', row: i, col: j }).score.raw;
-    assert.ok(Math.abs(v - exact) <= 1e-12 * Math.max(1, Math.abs(exact)), `q·k[${i}][${j}]: ${v} against ${exact}`);
+    assert.ok(Math.abs(v - exact) <= tol.reordered * Math.max(1, Math.abs(exact)), `q·k[${i}][${j}]: ${v} against ${exact}`);
   }));
   assert.equal(await page.locator('#step-score ap-heatmap[key="raw_scores"]').count(), 1);
   assert.match(await page.locator('#step-score ap-heatmap[key="raw_scores"] .title').innerText(), new RegExp(`q·kᵀ\\s+before scaling: scores ÷ ${short(trace.scale)}`));

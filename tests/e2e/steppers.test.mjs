@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load } from '../../dist/attention.js';
 import { start, cells, drawn, steady, done } from './harness.mjs';
+import * as tol from '../tolerance.mjs';
 
 const core = await load();
 let env;
@@ -29,8 +30,8 @@ const at = (page, sel) => page.locator(sel).evaluate((el) => el.at);
 const traceOf = (page, sel) => page.locator(sel).evaluate((el) => el.trace);
 const specOf = (page) => page.locator('attention-playground').evaluate((el) => el.spec);
 const rowsOf = async (page, key, host) => (await cells(page, key, 0, host)).length;
-const near = (a, b, tol, what) => a.forEach((row, i) => row.forEach((v, j) =>
-  assert.ok(Math.abs(v - b[i][j]) <= tol, `${what} [${i}][${j}]: ${v} against ${b[i][j]}`)));
+const near = (a, b, bound, what) => a.forEach((row, i) => row.forEach((v, j) =>
+  assert.ok(Math.abs(v - b[i][j]) <= bound, `${what} [${i}][${j}]: ${v} against ${b[i][j]}`)));
 
 test('the decoding stepper: next adds one cache row, the weights row is the step\'s, the last output is the output\'s last row', async () => {
   const page = await open(DECODE, decoder);
@@ -56,7 +57,7 @@ test('the decoding stepper: next adds one cache row, the weights row is the step
   }
   assert.equal(await page.locator(`${decoder} button[data-action="next"]`).isDisabled(), true);
   const [last] = await cells(page, 'decode_output', 0, decoder);
-  near([last], [trace.output[n - 1]], 1e-12, 'the last step\'s output');
+  near([last], [trace.output[n - 1]], tol.reordered, 'the last step\'s output');
   // At the last step the running sums are the core's totals.
   assert.equal(await page.locator(`${decoder} [data-so-far="with"]`).innerText(), trace.decode_cost.with_cache.toLocaleString('en'));
   assert.equal(await page.locator(`${decoder} [data-so-far="without"]`).innerText(), trace.decode_cost.without_cache.toLocaleString('en'));
@@ -108,12 +109,12 @@ test('the online stepper: m, l and o per block, and at the last block o / l is t
     await page.waitForFunction((h) => document.querySelector('attention-playground').shadowRoot.querySelector('ap-online-stepper').head === h, h);
     // From the element's trace: o / l of the last block against the head's output.
     const last = trace.online[h].at(-1);
-    near(last.o.map((row, i) => row.map((v) => v / last.l[i])), trace.heads[h], 1e-12, `o / l of head ${h + 1}`);
+    near(last.o.map((row, i) => row.map((v) => v / last.l[i])), trace.heads[h], tol.reordered, `o / l of head ${h + 1}`);
     // And what the stepper shows as o / l and as the head's output.
     assert.equal(await at(page, online), blocks - 1, 'the block stays when the head changes');
-    near(await cells(page, 'online_ratio', 0, online), trace.heads[h], 1e-12, `o / l shown for head ${h + 1}`);
+    near(await cells(page, 'online_ratio', 0, online), trace.heads[h], tol.reordered, `o / l shown for head ${h + 1}`);
     assert.deepEqual(await cells(page, 'online_head', 0, online), trace.heads[h]);
-    near(await cells(page, 'online_delta', 0, online), trace.heads[h].map((r) => r.map(() => 0)), 1e-12, `difference of head ${h + 1}`);
+    near(await cells(page, 'online_delta', 0, online), trace.heads[h].map((r) => r.map(() => 0)), tol.reordered, `difference of head ${h + 1}`);
   }
   assert.match(await page.locator(`${online} [data-worst]`).innerText(), /o \/ l is the head’s output/);
   // A rescale happened somewhere (a later block raised a row's maximum) and is marked.

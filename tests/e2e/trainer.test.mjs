@@ -4,6 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTraining } from '../../dist/attention.js';
 import { start, cells, done, drawn } from './harness.mjs';
+import * as tol from '../tolerance.mjs';
 
 const training = await loadTraining();
 let env;
@@ -41,7 +42,7 @@ test('a few hundred steps in a worker: the loss falls and the accuracy rises', a
   assert.equal(await page.locator(`${trainer} ap-heatmap`).count(), after.heads);
   for (let h = 0; h < after.heads; h++) assert.deepEqual(await cells(page, 'train-weights', h, trainer), after.weights[h]);
   assert.notDeepEqual(after.weights[0], before.weights[0]);
-  for (const row of after.weights[0]) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-9);
+  for (const row of after.weights[0]) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < tol.distribution);
   // The curves: a loss line and an accuracy line through every point of the history.
   const curves = await page.locator(`${trainer} svg polyline`).evaluateAll((ls) => ls.map((l) => l.getAttribute('points').trim().split(/\s+/).length));
   assert.deepEqual(curves, [after.history.step.length, after.history.step.length]);

@@ -1,11 +1,12 @@
 // The wasm build in Node, through dist/attention.js: every golden fixture agrees with the
-// native build (attention-cli) to 1e-12, and with NumPy's numbers.
+// native build (attention-cli) and with NumPy's numbers, to tests/tolerance.mjs's bounds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { load, unpack } from '../../dist/attention.js';
 import { maxError } from './compare.mjs';
+import * as tol from '../tolerance.mjs';
 
 const root = new URL('../../', import.meta.url);
 const fixtures = JSON.parse(readFileSync(new URL('tests/fixtures/attention.json', root)));
@@ -26,12 +27,12 @@ for (const c of fixtures.cases) {
         continue;
       }
       const r = maxError(trace[key], nat[key]);
-      assert.ok(r.error <= 1e-12, `${key}${r.where}: wasm differs from native by ${r.error}`);
+      assert.ok(r.error <= tol.wasmVsNative, `${key}${r.where}: wasm differs from native by ${r.error}`);
     }
     assert.deepEqual(unpack(core.runPacked(c.spec)), trace, 'the packed trace unpacks to the same numbers');
     for (const [key, expected] of Object.entries(c.expect)) {
       const r = maxError(trace[key], expected);
-      assert.ok(r.error <= 1e-12, `${key}${r.where}: wasm differs from NumPy by ${r.error}`);
+      assert.ok(r.error <= tol.againstNumpy, `${key}${r.where}: wasm differs from NumPy by ${r.error}`);
     }
   });
 }

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { load, loadTraining } from '../../dist/attention.js';
+import * as tol from '../tolerance.mjs';
 
 const cli = new URL('../../build/native/attention-cli', import.meta.url).pathname;
 const core = await load();
@@ -19,7 +20,7 @@ for (const task of ['copy', 'earlier', 'sort', 'reverse']) {
     assert.equal(started.settings.task, task);
     const wasm = [training.snapshot(0).metrics, ...[1, 2, 3].map(() => training.step(50))];
     for (const [i, m] of wasm.entries()) {
-      for (const key of Object.keys(native[i])) assert.ok(Math.abs(m[key] - native[i][key]) <= 1e-12 * (1 + Math.abs(native[i][key])), `${key} at ${m.step}: ${m[key]} vs ${native[i][key]}`);
+      for (const key of Object.keys(native[i])) assert.ok(Math.abs(m[key] - native[i][key]) <= tol.wasmVsNative * (1 + Math.abs(native[i][key])), `${key} at ${m.step}: ${m[key]} vs ${native[i][key]}`);
     }
   });
 }
