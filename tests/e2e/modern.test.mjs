@@ -223,11 +223,11 @@ test('the derivation of a RoPE score shows the turned q and k, the numbers of Q_
   const scores = await drawn(page.locator('ap-heatmap[key="scores"]').nth(head));
   await scores.locator(`td[data-row="${row}"][data-col="${col}"]`).click();
   const panel = page.locator('ap-derivation');
-  await panel.locator('table.rope').waitFor();
+  await panel.locator('table.stages').waitFor();
   const titles = (cls) => panel.evaluate((el, cls) => [...el.shadowRoot.querySelectorAll(`tr.${cls} td [title]`)].map((s) => s.title), cls);
-  assert.deepEqual(await titles('rotated.q'), expected.Q_rope[row].slice(head * dk, (head + 1) * dk).map(full));
-  assert.deepEqual(await titles('rotated.k'), expected.K_rope[col].slice(group * dk, (group + 1) * dk).map(full));
-  assert.deepEqual(await titles('q:not(.rotated)'), expected.Q[row].slice(head * dk, (head + 1) * dk).map(full));
+  assert.deepEqual(await titles('used.q'), expected.Q_rope[row].slice(head * dk, (head + 1) * dk).map(full));
+  assert.deepEqual(await titles('used.k'), expected.K_rope[col].slice(group * dk, (group + 1) * dk).map(full));
+  assert.deepEqual(await titles('q:not(.stage)'), expected.Q[row].slice(head * dk, (head + 1) * dk).map(full));
   const text = await panel.evaluate((el) => el.shadowRoot.textContent.replace(/\s+/g, ' '));
   assert.match(text, /q′ · k′ =/);
   assert.match(text, /key\/value head 1/);

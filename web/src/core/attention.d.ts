@@ -3,37 +3,9 @@
 export type Matrix = number[][];
 export type Init = 'uniform' | 'normal' | `int:${number}`;
 
-export interface Spec {
-  sentence?: string;
-  tokens?: string[];
-  seed?: number;
-  d_model?: number;
-  heads?: number;
-  d_k?: number;
-  d_v?: number;
-  d_a?: number;
-  embedding_init?: Init;
-  weight_init?: Init;
-  score?: 'dot' | 'scaled_dot' | 'general' | 'additive';
-  scale?: number;
-  temperature?: number;
-  mask?: 'none' | 'causal' | `window:${number}` | `causal_window:${number}` | Matrix;
-  positional?: 'none' | 'sinusoidal' | 'rope' | 'alibi';
-  rope_style?: 'interleaved' | 'halves';
-  rope_base?: number;
-  kv_heads?: number;
-  softcap?: number;
-  decode?: boolean;
-  online_block?: number;
-  attention?: 'soft' | 'hard';
-  residual?: boolean;
-  layer_norm?: boolean;
-  mode?: 'self' | 'encoder_decoder' | 'cross';
-  source?: string; source_tokens?: string[]; X_source?: Matrix;
-  X?: Matrix; W_q?: Matrix; W_k?: Matrix; W_v?: Matrix; W_o?: Matrix;
-  W_a?: Matrix; W_1?: Matrix; W_2?: Matrix; v_a?: number[]; W_c?: Matrix;
-  decoder_state?: number[]; annotations?: Matrix;
-}
+// The spec and the traces are typed from the core's own tables at build time (tables.d.ts).
+import type { EncoderDecoderTrace, SelfTrace, Spec } from './tables.js';
+export type { EncoderDecoderTrace, SelfTrace, Spec };
 
 /** A bad spec: `field` names the key at fault ("" for the whole input). */
 export interface SpecError { error: { field: string; message: string } }
@@ -41,49 +13,15 @@ export interface SpecError { error: { field: string; message: string } }
 /** Keys the trace's spec holds only when they apply (rope's, cross's, the optional ones). */
 type OnlyWhenSet = 'rope_style' | 'rope_base' | 'softcap' | 'decode' | 'online_block' | 'source' | 'source_tokens' | 'X_source';
 
-export interface SelfTrace {
-  spec: Required<Omit<Spec, 'sentence' | 'scale' | 'X' | 'W_q' | 'W_k' | 'W_v' | 'W_o' | 'W_a' | 'W_1' | 'W_2' | 'v_a' | 'W_c' | 'decoder_state' | 'annotations' | 'd_a' | OnlyWhenSet>>
-    & Pick<Spec, OnlyWhenSet> & { scale?: number; d_a?: number };
-  tokens: string[];
-  X: Matrix; positional?: Matrix; X_in?: Matrix;
-  W_q: Matrix; W_k: Matrix; W_v: Matrix; W_o?: Matrix;
-  W_a?: Matrix; W_1?: Matrix; W_2?: Matrix; v_a?: number[];
-  Q: Matrix; K: Matrix; V: Matrix;
-  scale: number;
-  mask?: Matrix;
-  scores: Matrix[];   // heads x n x n
-  weights: Matrix[];  // heads x n x n
-  heads: Matrix[];    // heads x n x d_v
-  concat: Matrix;
-  output: Matrix;
-  residual_sum?: Matrix;
-  normalized?: Matrix;
-  Q_rope?: Matrix; K_rope?: Matrix;  // positional rope: Q and K after the turn
-  rope_angles?: Matrix;              // positional rope: position x pair, radians
-  alibi_slopes?: number[];           // positional alibi: one slope per head
-  bias?: Matrix[];                   // positional alibi: heads x n x n, −m_h |i − j|
-  raw_scores?: Matrix[];             // positional alibi or a softcap: heads x n x m, score(q, k) before scale, bias, cap and temperature
-  kv_group: number[];                // the key/value head each query head reads
-  source_tokens?: string[];          // mode cross: the source; K and V have a row per source token
-  X_source?: Matrix;                 // mode cross: m x d_model
-  empty_rows: number[];
-  warnings: string[];
-}
+/** The spec a trace echoes: every default filled in. */
+export type TraceSpec = Required<Omit<Spec, 'sentence' | 'scale' | 'X' | 'W_q' | 'W_k' | 'W_v' | 'W_o' | 'W_a' | 'W_1' | 'W_2' | 'v_a' | 'W_c' | 'decoder_state' | 'annotations' | 'd_a' | OnlyWhenSet>>
+  & Pick<Spec, OnlyWhenSet> & { scale?: number; d_a?: number };
 
-export interface EncoderDecoderTrace {
-  spec: SelfTrace['spec'];
-  tokens: string[];
-  annotations: Matrix;
-  decoder_state: number[];
-  W_c: Matrix; W_a?: Matrix; W_1?: Matrix; W_2?: Matrix; v_a?: number[];
-  scale: number;
-  scores: number[];
-  weights: number[];
-  weighted: Matrix;
-  context: number[];
-  output: number[];
-  warnings: string[];
-}
+/** One position generated with the KV cache. */
+export interface DecodeStep { t: number; k_cache: Matrix; v_cache: Matrix; scores: Matrix; weights: Matrix; output: number[] }
+export interface DecodeCost { with_cache: number; without_cache: number }
+/** One block of keys of the online softmax: m is null where a row has seen no visible key yet. */
+export interface OnlineBlock { keys: [number, number]; m: (number | null)[]; l: number[]; rescale: number[]; o: Matrix }
 
 export type Trace = SelfTrace | EncoderDecoderTrace;
 
@@ -101,7 +39,10 @@ export interface DeriveRequest { spec: Spec; matrix: 'scores' | 'weights' | 'out
 export type Derivation = Record<string, unknown> & { matrix: string; head: number; row: number; col: number };
 
 /** A row of the core's settings table: `default` is JSON text ('' when the core works it out). */
-export interface Setting { key: string; kind: string; default: string; help: string; choices?: string[]; min?: number; max?: number; modes?: string }
+export interface Setting { key: string; kind: string; default: string; help: string; choices?: string[]; min?: number; max?: number; modes?: string; label?: string }
+
+/** A row of the trace's schema (the core's; core-types.mjs writes it into the page as trace-schema.json). */
+export interface TraceEntry { name: string; shape: string; when: string; kind: string; step: string; label: string; rows: string; group: string; role: string }
 
 /** A trace with its numbers in one buffer: each matrix in `skeleton` is {"@": offset, shape}. */
 export interface PackedTrace { skeleton: Record<string, unknown>; numbers: Float64Array }
@@ -162,6 +103,7 @@ export interface AttentionCore {
   parameters(spec: Spec | string): Parameters | SpecError;
   /** The spec's keys, kinds, defaults and help. */
   settings(): Setting[];
+  schema(): { self: TraceEntry[]; encoder_decoder: TraceEntry[] };
   /** Mean entropy of attention rows against d_k, unscaled and scaled (random unit-variance q, k). */
   entropy(request: { spec: Spec; widths: number[] }): EntropyCurve | SpecError;
   /** For leak checks: allocator bytes in use and live embind handles. */

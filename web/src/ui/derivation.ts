@@ -25,17 +25,17 @@ export class Derivation extends LitElement {
     td, th { padding: 1px 8px; text-align: right; }
     tr.me { background: color-mix(in srgb, var(--ap-accent, #e4572e) 18%, transparent); }
     .hint { color: var(--ap-muted, #555); }
-    table.rope th { text-align: left; font-weight: 500; }
-    table.rope tr.rotated td { font-weight: 700; }
+    table.stages th { text-align: left; font-weight: 500; }
+    table.stages tr.used td { font-weight: 700; }
   `;
 
-  private score(s: Json, rotated = false) {
+  private score(s: Json, staged = false) {
     const terms: Json[] = s.terms;
     const kind = 'tanh' in (terms[0] ?? {}) ? 'additive' : 'W_a_k' in (terms[0] ?? {}) ? 'general' : 'dot';
     const term = (t: Json) => kind === 'additive'
       ? html`<span class="term">${num(t.v_a)}·tanh(${num(t.q_W_1)} + ${num(t.k_W_2)})</span>`
       : html`<span class="term">${num(t.q)}×${num(kind === 'general' ? t.W_a_k : t.k)}</span>`;
-    const lead = kind === 'additive' ? 'v_a · tanh(q W_1 + k W_2)' : kind === 'general' ? 'q · (W_a kᵀ)' : rotated ? 'q′ · k′' : 'q · k';
+    const lead = kind === 'additive' ? 'v_a · tanh(q W_1 + k W_2)' : kind === 'general' ? 'q · (W_a kᵀ)' : staged ? 'q′ · k′' : 'q · k';
     return html`<div class="eq">${lead} = ${terms.map((t, i) => html`${i ? ' + ' : ''}${term(t)}`)}
       = <b>${num(s.raw)}</b></div>
       ${'bias' in s || 'softcap' in s ? this.logit(s)
@@ -51,15 +51,18 @@ export class Derivation extends LitElement {
       <div class="eq">softcap: ${num(s.softcap)} · tanh(${num(s.before_cap)} ÷ ${num(s.softcap)})${temperature} = <span class="result">${num(s.value)}</span></div>`;
   }
 
-  /** RoPE: the query and key rows before and after their turn; the dot product uses the turned ones. */
-  private rope(d: Json) {
-    const r = d.rope, terms: Json[] = d.score.terms;
+  /** The query's and the key's rows at every stage the core made (as the trace names them: Q,
+   *  then Q_rope, ...): the score reads the last. RoPE's turn is said in words above them. */
+  private stages(d: Json) {
+    const stages: Json[] = d.stages, last = stages.length - 1;
     const row = (name: string, cls: string, values: number[]) => html`<tr class=${cls}><th>${name}</th>${values.map((v) => html`<td>${num(v)}</td>`)}</tr>`;
-    return html`<p>RoPE: q of “${d.query_token}” turns by its position ${r.q_position}, k of “${d.key_token}” by ${r.k_position}
-      (each pair by position × θₚ), so their dot product sees only ${r.q_position} − ${r.k_position} = ${r.q_position - r.k_position}:</p>
-      <table class="rope"><tbody>
-        ${row('q', 'q', r.q)}${row('q′ (turned)', 'rotated q', terms.map((t) => t.q))}
-        ${row('k', 'k', r.k)}${row('k′ (turned)', 'rotated k', terms.map((t) => t.k))}
+    const r = d.rope;
+    return html`${r ? html`<p>RoPE: q of “${d.query_token}” turns by its position ${r.q_position}, k of “${d.key_token}” by ${r.k_position}
+      (each pair by position × θₚ), so their dot product sees only ${r.q_position} − ${r.k_position} = ${r.q_position - r.k_position}:</p>`
+      : html`<p>The rows the score reads, stage by stage:</p>`}
+      <table class="stages"><tbody>
+        ${stages.map((s, i) => html`${row(`q from ${s.q_name}`, `q${i ? ' stage' : ''}${i === last ? ' used' : ''}`, s.q)}`)}
+        ${stages.map((s, i) => html`${row(`k from ${s.k_name}`, `k${i ? ' stage' : ''}${i === last ? ' used' : ''}`, s.k)}`)}
       </tbody></table>`;
   }
 
@@ -103,8 +106,8 @@ export class Derivation extends LitElement {
       : html`“${d.query_token}” → “${d.key_token}” (row ${d.row}, column ${d.col})${d.head > 0 || d.matrix !== 'output' ? html`, head ${d.head}` : nothing}`;
     return html`<h3>${d.matrix} · ${where}</h3>
       ${d.matrix === 'output' ? nothing : this.shared(d)}
-      ${d.rope && d.score?.terms ? this.rope(d) : nothing}
-      ${d.matrix === 'output' ? this.output(d) : this.score(d.score, Boolean(d.rope))}
+      ${d.stages?.length > 1 && d.score?.terms ? this.stages(d) : nothing}
+      ${d.matrix === 'output' ? this.output(d) : this.score(d.score, d.stages?.length > 1)}
       ${d.matrix === 'weights' ? this.softmax(d.softmax, d.col) : nothing}`;
   }
 }

@@ -7,6 +7,7 @@
 import { LitElement, css as style, html, nothing, type TemplateResult } from 'lit';
 import { SEQUENTIAL, diverging, full, short, swatchOf } from './colour.js';
 import { clip } from './clip.js';
+import { scoredRows } from '../state/trace-schema.js';
 
 type Json = Record<string, any>;
 type Matrix = number[][];
@@ -165,7 +166,9 @@ export class Flow extends LitElement {
     const group = (t.kv_group as number[] | undefined)?.[h] ?? h;
     const out = (t.heads as Matrix[])[h][i];  // (d_v)
     const dv = out.length;
-    const Q = (t.Q_rope ?? t.Q) as Matrix, K = (t.K_rope ?? t.K) as Matrix, V = t.V as Matrix;
+    // The rows the score reads: the last stage the trace holds (Q, or Q turned by RoPE, ...).
+    const queries = scoredRows(t, 'query'), keysRead = scoredRows(t, 'key');
+    const Q = queries.rows, V = t.V as Matrix;
     const q = Q[i].slice(h * dk, (h + 1) * dk);  // (d_k)
     const scores = (t.scores as Matrix[])[h][i], weights = (t.weights as Matrix[])[h][i];  // (m) each
     const visible = (j: number) => !t.mask || t.mask[i]?.[j] !== 0;
@@ -190,7 +193,7 @@ export class Flow extends LitElement {
     const mV = largest(order.flatMap((j, k) => vRows[k].map((v) => weights[j] * v))), mOut = largest(out);
     // With fewer key/value heads than query heads, the keys and values are a shared head's.
     const kvName = t.spec.kv_heads && t.spec.kv_heads < heads ? `key/value head ${group}` : `head ${group}`;
-    const qLabel = `${t.Q_rope ? 'Q_rope' : 'Q'}, row ${i}${heads > 1 ? `, columns ${h * dk} to ${(h + 1) * dk - 1}` : ''}`;
+    const qLabel = `${queries.name}, row ${i}${heads > 1 ? `, columns ${h * dk} to ${(h + 1) * dk - 1}` : ''}`;
     const empty = (t.empty_rows as number[] | undefined)?.includes(i);
     const keyButton = (j: number) => html`<button class="chip" data-index=${j} ?disabled=${j >= n}
       title="follow “${keys[j]}” (position ${j}) instead" @click=${() => this.pick(j)}>${clip(keys[j], 14)}</button>`;
@@ -221,11 +224,11 @@ export class Flow extends LitElement {
 
     return html`${pickTokens}${pickHead}
       <h3><span class="k">1</span>The query of “${tokens[i]}”</h3>
-      <p class="say">What “${tokens[i]}” looks for: ${qLabel}${t.Q_rope ? ' (Q rotated by its position)' : ''}.</p>
+      <p class="say">What “${tokens[i]}” looks for: ${qLabel}${queries.name !== 'Q' ? ` (${queries.label})` : ''}.</p>
       <div class="mono q wide">q = ${vector(q, largest(q), q, `query of ${tokens[i]}`)}</div>
 
       <h3><span class="k">2</span>Its score against every key, then the softmax</h3>
-      <p class="say">${raw ? html`${rawName} compares the query with each key (${t.K_rope ? 'K_rope' : 'K'}${heads > 1 ? `, ${kvName}’s columns` : ''});
+      <p class="say">${raw ? html`${rawName} compares the query with each key (${keysRead.name}${heads > 1 ? `, ${kvName}’s columns` : ''});
         × ${short(factor)} (scale ÷ temperature) gives the score; the softmax turns the row of scores into weights.`
         : html`With ${t.bias ? 'a position bias' : 'a cap'} in the score, the score before its scale is not shown apart (a clicked score’s derivation gives it term by term).`}
         ${m > LISTED ? ` The ${LISTED} keys with the largest weights, of ${m}.` : ''}</p>

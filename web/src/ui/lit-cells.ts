@@ -2,6 +2,7 @@
 // Q times the row of K (the head's block of columns; the key's block is its key/value group's),
 // a weight is that and the whole row of scores, an output cell is its row of weights times the
 // column of V (or its row of concat times the column of W_o, with several heads).
+import { stagesOf } from '../state/trace-schema.js';
 
 /** Rows [r0, r1) by columns [c0, c1) of one matrix. */
 export type Block = [number, number, number, number];
@@ -9,6 +10,8 @@ export type Block = [number, number, number, number];
 export interface Picked { key: string; head: number; row: number; col: number }
 
 type Json = Record<string, any>;
+
+const QUERIES = stagesOf('query'), KEYS = stagesOf('key');  // Q, K and every stage the score reads
 
 /** What the derivation of `sel` reads, as `key` or `key@head` (per-head stacks) -> its block. */
 export function litCells(trace: Json | null, sel: Picked | null): Map<string, Block> {
@@ -20,8 +23,8 @@ export function litCells(trace: Json | null, sel: Picked | null): Map<string, Bl
   const { head, row, col } = sel;
   if (sel.key === 'scores' || sel.key === 'weights') {
     const group = (trace.kv_group as number[] | undefined)?.[head] ?? head;
-    for (const key of ['Q', 'Q_rope']) if (trace[key]) lit.set(key, [row, row + 1, head * dk, (head + 1) * dk]);
-    for (const key of ['K', 'K_rope']) if (trace[key]) lit.set(key, [col, col + 1, group * dk, (group + 1) * dk]);
+    for (const key of QUERIES) if (trace[key]) lit.set(key, [row, row + 1, head * dk, (head + 1) * dk]);
+    for (const key of KEYS) if (trace[key]) lit.set(key, [col, col + 1, group * dk, (group + 1) * dk]);
     if (sel.key === 'weights') lit.set(`scores@${head}`, [row, row + 1, 0, m]);
   } else if (sel.key === 'output') {
     if (trace.W_o) {

@@ -25,6 +25,7 @@ import './derivation.js';
 import './flow.js';
 import { litCells, type Block } from './lit-cells.js';
 import { unscopedHash, withScope } from '../state/scoped-hash.js';
+import { TOKEN_ROWS } from '../state/trace-schema.js';
 import { splitView, viewHash, type ViewState } from '../state/view-state.js';
 import { specEntries } from '../state/from-spec.js';
 import './decode-stepper.js';
@@ -84,9 +85,6 @@ const START_HERE = 'Start here: type any sentence. Every step below recomputes a
 const PRESENTATION = ['preset', 'view', 'controls', 'compact', 'toolbar', 'presets', 'focus-token', 'share-url', 'script-url'];
 // What Embed writes besides the settings and matrices: how the element looks and where it links.
 const COPIED = ['view', 'controls', 'compact', 'toolbar', 'presets', 'theme', 'focus-token', 'share-url', 'script-url'];
-// Matrices whose rows are the tokens: clicking a row's label follows that token.
-const TOKEN_ROWS = new Set(['X', 'X_in', 'positional', 'Q', 'K', 'V', 'Q_rope', 'K_rope', 'raw_scores', 'scores', 'weights', 'mask',
-  'heads', 'concat', 'output', 'residual_sum', 'normalized']);
 
 export class AttentionPlayground extends LitElement {
   static properties = {

@@ -1,22 +1,11 @@
 // Which colour scale each matrix of a trace is drawn on. Matrices a learner reads together share
-// one range, so one colour is one number across them: W_q, W_k and W_v; Q, K and V (and Q and K
-// after RoPE turns them); X with its positional encoding (and the source's rows in cross mode);
-// the scores of every head. Weights and the mask are drawn over 0 to 1.
+// one range, so one colour is one number across them: the core's trace schema groups them (W_q,
+// W_k and W_v; Q, K and V and their stages; X with its positional encoding). The scores of every
+// head share one too. Weights and the mask are drawn over 0 to 1.
 import { SEQUENTIAL, diverging, extent, type Scale } from './colour.js';
+import { GROUP_OF } from '../state/trace-schema.js';
 
 type Trace = Record<string, any>;
-
-const GROUPS: string[][] = [
-  ['X', 'positional', 'X_in', 'X_source'],
-  ['W_q', 'W_k', 'W_v'],
-  ['Q', 'K', 'V', 'Q_rope', 'K_rope'],
-  ['W_1', 'W_2'],
-  ['heads', 'concat'],
-  ['residual_sum', 'normalized'],
-  ['decoder_state', 'annotations'],
-  ['weighted', 'context'],
-];
-const GROUP_OF = new Map(GROUPS.flatMap((g) => g.map((k): [string, string[]] => [k, g])));
 
 const cache = new WeakMap<Trace, Map<string, Scale>>();
 

@@ -1,0 +1,67 @@
+// Writes what the page knows of the core's tables before the core has loaded, from the wasm
+// build through the same load() the page uses:
+//   web/src/core/trace-schema.json  the trace's schema: a row per entry (its shape, when it is
+//                                   there, its kind, the step it is shown under, its colour group)
+//   web/src/core/tables.d.ts        the Spec type from the settings table and the Trace types
+//                                   from the schema, so a new key or entry is typed with no code
+// Both are build output (gitignored): the core's tables are their one source.
+import { writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { load } from '../web/src/core/attention.js';
+
+const core = await load();
+const schema = core.schema(), settings = core.settings();
+
+/** A setting's value as TypeScript: choices spelled with a number (int:N, window:D) as templates. */
+function specType(row) {
+  const choice = (c) => (/:[A-Z]$/.test(c) ? `\`${c.replace(/:[A-Z]$/, ':${number}')}\`` : JSON.stringify(c));
+  switch (row.kind) {
+    case 'string': return 'string';
+    case 'string[]': return 'string[]';
+    case 'integer': case 'number': return 'number';
+    case 'boolean': return 'boolean';
+    case 'enum': case 'init': return row.choices.map(choice).join(' | ');
+    case 'mask': return `${row.choices.map(choice).join(' | ')} | Matrix`;
+    case 'matrix': return 'Matrix';
+    case 'vector': return 'number[]';
+    default: throw new Error(`${row.key}: no TypeScript type for kind ${row.kind}`);
+  }
+}
+
+// Entries whose value is a structure of its own, typed beside the contract (attention.d.ts).
+const STRUCTURES = { decode: 'DecodeStep[]', decode_cost: 'DecodeCost', online: 'OnlineBlock[][]', spec: 'TraceSpec' };
+
+/** An entry's value as TypeScript: from its kind, and for numbers from how many terms its shape has. */
+function entryType(e) {
+  if (STRUCTURES[e.name]) return STRUCTURES[e.name];
+  if (e.kind === 'text') return 'string[]';
+  if (e.kind === 'index') return 'number[]';
+  const terms = e.shape === '' ? 0 : e.shape.split(' x ').length;
+  return ['number', 'number[]', 'Matrix', 'Matrix[]'][terms];
+}
+
+const trace = (name, rows) => `/** ${name === 'SelfTrace' ? 'Self- and cross-attention' : 'Encoder-decoder attention'}: an entry per row of the core's schema. */
+export interface ${name} {
+${rows.map((e) => `  /** ${e.label}${e.shape ? ` (${e.shape})` : ''}${e.when ? `; with ${e.when}` : ''} */\n  ${e.name}${e.when ? '?' : ''}: ${entryType(e)};`).join('\n')}
+}`;
+
+const types = `// Written by scripts/core-types.mjs from the core's tables: edit those, not this.
+import type { DecodeCost, DecodeStep, Matrix, OnlineBlock, TraceSpec } from './attention.js';
+
+/** The spec: a key per row of the core's settings table. */
+export interface Spec {
+${settings.map((row) => `  /** ${row.help.replace(/\*\//g, '* /')} */\n  ${row.key}?: ${specType(row)};`).join('\n')}
+}
+
+${trace('SelfTrace', schema.self)}
+
+${trace('EncoderDecoderTrace', schema.encoder_decoder)}
+`;
+
+/** Rewritten only when it changed, so a rebuild leaves the file (and vite's cache) alone. */
+function write(path, text) {
+  const out = new URL(path, import.meta.url);
+  if (!existsSync(out) || readFileSync(out, 'utf8') !== text) writeFileSync(out, text);
+}
+write('../web/src/core/trace-schema.json', `${JSON.stringify(schema, null, 1)}\n`);
+write('../web/src/core/tables.d.ts', types);
+console.log(`web/src/core/trace-schema.json, tables.d.ts: ${schema.self.length} + ${schema.encoder_decoder.length} trace entries, ${settings.length} settings`);
