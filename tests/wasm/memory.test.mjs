@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/attention.js';
+import * as tol from '../tolerance.mjs';
 
 test('the heap and the embind handles stay flat over 10,000 runs', async () => {
   const core = await load();
@@ -34,7 +35,7 @@ test('the heap and the embind handles stay flat over 10,000 runs', async () => {
   const after10 = settle();
   for (let i = 10; i < 10000; i++) round(i);
   const after10k = settle();
-  assert.equal(after10k.heap_in_use, after10.heap_in_use, JSON.stringify({ after10, after10k }));
+  assert.ok(Math.abs(after10k.heap_in_use - after10.heap_in_use) <= tol.heapPlacement, JSON.stringify({ after10, after10k }));
   // Weights of 4 million numbers (d_model 1024, 4 heads) are past what the core keeps.
   core.runPacked({ sentence: 'big', d_model: 1024, heads: 4 });
   const afterBig = core.stats();

@@ -1,10 +1,12 @@
 // The one declarative table of the playground's settings. The controls, the URL hash and the
-// element's attributes are all derived from it (as tensorflow/playground does), so a new
-// setting is one row here. `spec` rows map to spec keys; the others only change what is shown.
+// element's attributes are all derived from it (as tensorflow/playground does), so a new spec
+// setting is one row of the core's table. `spec` rows map to spec keys; the others (the window)
+// only change what is shown.
 // What a spec key means (its default, range, choices, the modes it applies to and its help) is
 // the core's to say: those come from the core's own table (core-settings.json, written from the
 // wasm at build time by scripts/settings-table.mjs). A row here adds only what the page needs
-// to show it: a label, a widget, a slider, the instances it offers of a choice such as int:N.
+// to show it: a widget, a slider, the instances it offers of a choice such as int:N; a key the
+// core labels and the page says nothing of is a control all the same, drawn from its kind.
 import type { Spec } from '../core/attention.js';
 import { readMatrix } from './matrix.js';
 import CORE from './core-settings.json';
@@ -32,25 +34,28 @@ export interface SettingDef {
 /** A row of the core's table, as its settings() gives it. */
 export interface CoreSetting {
   key: string; kind: string; default: string; help: string;
-  choices?: string[]; min?: number; max?: number; modes?: string;
+  choices?: string[]; min?: number; max?: number; modes?: string; label?: string;
 }
 
 export const CORE_SETTINGS = CORE as CoreSetting[];
 
 /** What the page adds to a row of the core's table. */
-interface PageRow extends Pick<SettingDef, 'key' | 'label' | 'kind' | 'step' | 'slider' | 'needs' | 'empty'> {
+interface PageRow extends Partial<Pick<SettingDef, 'label' | 'kind' | 'step' | 'slider' | 'needs' | 'empty'>> {
   instances?: Record<string, string[]>;  // a choice the core parameterises (int:N) -> the page's options for it
   only?: Mode[];    // narrower than the core's modes, where the control would change nothing
   more?: string;    // said after the core's help
 }
 
-/** A page row completed from the core's row of the same key. */
-function declared(row: PageRow): SettingDef {
-  const core = CORE_SETTINGS.find((c) => c.key === row.key);
-  if (!core) throw new Error(`${row.key} is not in the core's settings table`);
+// The widget for a kind of the core's table: a row the page adds nothing to is drawn with it.
+const WIDGET: Record<string, Kind> = { string: 'text', integer: 'int', number: 'number', boolean: 'bool', enum: 'select', init: 'select', mask: 'select' };
+
+/** A row of the core's table, completed by what the page adds to it. */
+function declared(core: CoreSetting, row: PageRow = {}): SettingDef {
   const { instances, only, more, ...page } = row;
+  const kind = page.kind ?? WIDGET[core.kind];
+  if (!kind) throw new Error(`${core.key}: the page has no control for kind ${core.kind}`);
   return {
-    ...page, spec: true,
+    key: core.key, label: core.label ?? core.key, kind, ...page, spec: true,
     fallback: core.default === '' ? '' : JSON.parse(core.default),
     options: core.choices?.flatMap((c) => instances?.[c] ?? [c]),
     min: core.min, max: core.max,
@@ -61,34 +66,37 @@ function declared(row: PageRow): SettingDef {
 
 const WINDOWED = ['window', 'causal_window'];
 
-export const SETTINGS: SettingDef[] = [
-  declared({ key: 'mode', label: 'Mode', kind: 'select' }),
-  declared({ key: 'sentence', label: 'Sentence', kind: 'text', more: 'A repeated word shares one embedding.' }),
-  declared({ key: 'source', label: 'Source', kind: 'text' }),
-  declared({ key: 'seed', label: 'Seed', kind: 'int', more: 'np.random.seed(seed) gives the same numbers.' }),
-  declared({ key: 'd_model', label: 'd_model', kind: 'int' }),
+// What the page adds to the core's rows: sliders, the instances of a parameterised choice, a
+// setting another one needs. Every row of the core's table with a label is a control, in the
+// core's order; a row not named here is drawn from its kind alone.
+const PAGE: Record<string, PageRow> = {
+  sentence: { more: 'A repeated word shares one embedding.' },
+  seed: { more: 'np.random.seed(seed) gives the same numbers.' },
   // Encoder-decoder attention has one head: the control would only be refused there.
-  declared({ key: 'heads', label: 'Heads', kind: 'int', only: ['self', 'cross'] }),
-  declared({ key: 'kv_heads', label: 'Key/value heads', kind: 'int' }),
-  declared({ key: 'd_k', label: 'd_k', kind: 'int', slider: { min: 1, max: 16, step: 1 } }),
-  declared({ key: 'embedding_init', label: 'Embeddings', kind: 'select', instances: { 'int:N': ['int:3', 'int:10'] } }),
-  declared({ key: 'weight_init', label: 'Weights', kind: 'select', instances: { 'int:N': ['int:3', 'int:10'] } }),
-  declared({ key: 'score', label: 'Score', kind: 'select' }),
-  declared({ key: 'scale', label: 'Scale', kind: 'number', step: 0.01, slider: { min: 0.05, max: 2, step: 0.01 } }),
-  declared({ key: 'temperature', label: 'Temperature', kind: 'number', step: 0.1, slider: { min: 0.1, max: 5, step: 0.05 }, more: 'Low is sharp, high is flat.' }),
-  declared({ key: 'softcap', label: 'Softcap', kind: 'number', step: 1, empty: 'off' }),
+  heads: { only: ['self', 'cross'] },
+  d_k: { slider: { min: 1, max: 16, step: 1 } },
+  embedding_init: { instances: { 'int:N': ['int:3', 'int:10'] } },
+  weight_init: { instances: { 'int:N': ['int:3', 'int:10'] } },
+  scale: { step: 0.01, slider: { min: 0.05, max: 2, step: 0.01 } },
+  temperature: { step: 0.1, slider: { min: 0.1, max: 5, step: 0.05 }, more: 'Low is sharp, high is flat.' },
+  softcap: { step: 1, empty: 'off' },
   // The window masks take their D from the `window` control below.
-  declared({ key: 'mask', label: 'Mask', kind: 'select', instances: { 'window:D': ['window'], 'causal_window:D': ['causal_window'] } }),
-  { key: 'window', label: 'Window D', kind: 'int', fallback: 1, min: 0, max: 9999, modes: ['self'], needs: { key: 'mask', is: WINDOWED },
-    help: 'For the window masks: how far a token may look (each side for window, back only for causal window).' },
-  declared({ key: 'positional', label: 'Positional encoding', kind: 'select' }),
-  declared({ key: 'rope_style', label: 'RoPE pairs', kind: 'select', needs: { key: 'positional', is: ['rope'] } }),
-  declared({ key: 'rope_base', label: 'RoPE base', kind: 'number', step: 1000, needs: { key: 'positional', is: ['rope'] } }),
-  declared({ key: 'attention', label: 'Attention', kind: 'select' }),
-  declared({ key: 'residual', label: 'Residual + layer norm', kind: 'bool', more: 'The page normalises with it: LayerNorm(X + attention(X)), the Transformer sublayer.' }),
-  declared({ key: 'decode', label: 'Decode with a KV cache', kind: 'bool' }),
-  declared({ key: 'online_block', label: 'Online softmax block', kind: 'int', empty: 'off' }),
-];
+  mask: { instances: { 'window:D': ['window'], 'causal_window:D': ['causal_window'] } },
+  rope_style: { needs: { key: 'positional', is: ['rope'] } },
+  rope_base: { step: 1000, needs: { key: 'positional', is: ['rope'] } },
+  residual: { label: 'Residual + layer norm', more: 'The page normalises with it: LayerNorm(X + attention(X)), the Transformer sublayer.' },
+  online_block: { empty: 'off' },
+};
+for (const key of Object.keys(PAGE)) {
+  if (!CORE_SETTINGS.some((c) => c.key === key && c.label)) throw new Error(`${key} is not a control of the core's settings table`);
+}
+
+// The page's own control: the D of the window masks, shown after the mask.
+const WINDOW: SettingDef = { key: 'window', label: 'Window D', kind: 'int', fallback: 1, min: 0, max: 9999, modes: ['self'], needs: { key: 'mask', is: WINDOWED },
+  help: 'For the window masks: how far a token may look (each side for window, back only for causal window).' };
+
+export const SETTINGS: SettingDef[] = CORE_SETTINGS.filter((c) => c.label)
+  .flatMap((c) => (c.key === 'mask' ? [declared(c, PAGE[c.key]), WINDOW] : [declared(c, PAGE[c.key])]));
 
 /** Whether a setting applies to a state: its mode, and the setting it needs. */
 export function applies(def: SettingDef, state: State): boolean {
