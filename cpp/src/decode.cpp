@@ -4,7 +4,6 @@
 
 #include "attention/alibi.hpp"
 #include "attention/attention.hpp"
-#include "attention/rope.hpp"
 #include "attention/softmax.hpp"
 
 namespace attention {
@@ -23,11 +22,9 @@ Result<Decode> run_decode(const Spec& s, const Parameters& p) {
   for (long t = 0; t < n; ++t) {
     Matrix x = p.X.row(t);  // (1, d): only the new token
     if (positions.size()) x += positions.row(t);
-    Matrix q = x * *p.W_q, k = x * *p.W_k, v = x * *p.W_v;  // (1, h*d_k), (1, kvh*d_k), (1, kvh*d_v)
-    if (s.positional == Positional::rope) {
-      q = rope_rotate<double>(q, dk, s.rope_base, s.rope_style, t);
-      k = rope_rotate<double>(k, dk, s.rope_base, s.rope_style, t);
-    }
+    const Matrix q_plain = x * *p.W_q, k_plain = x * *p.W_k, v = x * *p.W_v;  // (1, h*d_k), (1, kvh*d_k), (1, kvh*d_v)
+    // The rows the scores read, made as the full run makes them (the cache keeps keys so made).
+    const Matrix q = scored_rows<double>(s, q_plain, t).last(q_plain), k = scored_rows<double>(s, k_plain, t).last(k_plain);
     k_cache.row(t) = k;
     v_cache.row(t) = v;
     const auto keys = k_cache.topRows(t + 1);    // (t+1, kvh*d_k)
