@@ -116,7 +116,22 @@ MatrixT<T> logits_of(const Spec& s, const MatrixT<T>& raw, const Matrix& bias) {
 template <class T>
 ScoredRows<T> scored_rows(const Spec& s, const MatrixT<T>& projected, long first) {
   ScoredRows<T> r;
-  if (s.positional == Positional::rope) r.rope = rope_rotate<T>(projected, s.d_k, s.rope_base, s.rope_style, first);
+  if (s.qk_norm) {
+    // q / sqrt(mean(q^2) + eps) per head, as torch.nn.functional.rms_norm with unit weights. The
+    // row is divided by its largest value first (and eps by its square) so q^2 stays finite.
+    const long dk = s.d_k;
+    r.norm = MatrixT<T>(projected.rows(), projected.cols());
+    for (long i = 0; i < projected.rows(); ++i) {
+      for (long c = 0; c < projected.cols(); c += dk) {
+        const auto x = projected.row(i).segment(c, dk);
+        const T m = std::max(T(1), x.cwiseAbs().maxCoeff());
+        const T rms = std::sqrt((x.array() / m).square().mean() + T(1e-6) / m / m);
+        r.norm->row(i).segment(c, dk) = (x.array() / m / rms).matrix();
+      }
+    }
+  }
+  const MatrixT<T>& turned = r.norm ? *r.norm : projected;
+  if (s.positional == Positional::rope) r.rope = rope_rotate<T>(turned, s.d_k, s.rope_base, s.rope_style, first);
   return r;
 }
 
@@ -149,6 +164,8 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
   }
   if (s.positional == Positional::rope) t.rope_angles = rope_angles(std::max(n, m), dk, s.rope_base);
   const ScoredRows<T> queries = scored_rows<T>(s, t.Q), keys = scored_rows<T>(s, t.K);
+  t.Q_norm = queries.norm;
+  t.K_norm = keys.norm;
   t.Q_rope = queries.rope;
   t.K_rope = keys.rope;
   const MatrixT<T>& Q = queries.last(t.Q);

@@ -272,13 +272,25 @@ std::string numpy_program(const Spec& s) {
       << "K = " << source << " @ W_k  # (m, kv_heads*d_k)\n"
       << "V = " << source << " @ W_v  # (m, kv_heads*d_v)\n"
       << "kv_group = [i // (heads // kv_heads) for i in range(heads)]  # as torch.repeat_interleave\n";
+    // The rows the scores read: each stage made from the one before (QK-norm, then RoPE).
+    std::string Q = "Q", K = "K";
+    if (s.qk_norm) {
+      o << "\n# QK-norm: each head's query and key rows over their root mean square (rms_norm, unit weights).\n"
+        << "def rms_heads(x):\n"
+        << "    r = x.reshape(len(x), -1, d_k)\n"
+        << "    return (r / np.sqrt((r ** 2).mean(axis=2, keepdims=True) + 1e-6)).reshape(len(x), -1)\n"
+        << "Q_norm = rms_heads(Q)\n"
+        << "K_norm = rms_heads(K)\n";
+      Q = "Q_norm", K = "K_norm";
+    }
     if (rope) {
       o << "\n# Rotary positions: each pair of a head's query and key columns turns by position x theta_i.\n"
         << "rope_base, interleaved = " << num(s.rope_base) << ", " << (s.rope_style == RopeStyle::interleaved ? "True" : "False") << "\n"
         << kRope
         << "rope_angles = np.arange(max(n, m))[:, None] * (rope_base ** (-2 * np.arange(d_k // 2) / d_k))[None, :]\n"
-        << "Q_rope = rope(Q, np.arange(n))\n"
-        << "K_rope = rope(K, np.arange(m))\n";
+        << "Q_rope = rope(" << Q << ", np.arange(n))\n"
+        << "K_rope = rope(" << K << ", np.arange(m))\n";
+      Q = "Q_rope", K = "K_rope";
     }
     if (s.positional == Positional::alibi) {
       o << "\n# ALiBi: head i's logits get -slope_i * |i - j|.\n" << kAlibi
@@ -299,7 +311,6 @@ std::string numpy_program(const Spec& s) {
       case MaskKind::matrix: o << "visible = " << literal(s.mask_matrix, false) << " == 1\n"; break;
     }
     if (s.mask != MaskKind::none) o << "mask = visible.astype(float)\n";
-    const std::string Q = rope ? "Q_rope" : "Q", K = rope ? "K_rope" : "K";
     const bool keep_raw = keeps_raw_scores(s);
     if (keep_raw) o << "raw_scores = np.zeros((heads, n, m))  # the score function alone: no multiple of the scores here\n";
     o << "scores = np.zeros((heads, n, m))\n"
@@ -329,6 +340,7 @@ std::string numpy_program(const Spec& s) {
         << "for t in range(n):\n"
         << "    x = " << x << "[t:t+1]\n"
         << "    q_t, k_t, v_t = x @ W_q, x @ W_k, x @ W_v\n";
+      if (s.qk_norm) o << "    q_t, k_t = rms_heads(q_t), rms_heads(k_t)\n";
       if (rope) o << "    q_t, k_t = rope(q_t, np.array([t])), rope(k_t, np.array([t]))\n";
       o << "    k_cache, v_cache = np.vstack([k_cache, k_t]), np.vstack([v_cache, v_t])\n"
         << "    step_scores, step_weights = np.zeros((heads, t + 1)), np.zeros((heads, t + 1))\n"

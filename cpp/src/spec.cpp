@@ -347,6 +347,9 @@ const std::vector<Setting>& settings() {
        "self,cross", "Softcap", number(&Spec::softcap, true)},
       {"mask", "mask", "\"none\"", "none, causal, window:D (attend within D positions), causal_window:D (causal, at most D back), or an n x n matrix of 0/1.",
        {"none", "causal", "window:D", "causal_window:D"}, 0, 0, "self,cross", "Mask", mask_field()},
+      {"qk_norm", "boolean", "false",
+       "Divide each head's query and key rows by their root mean square, q / sqrt(mean(q^2) + 1e-6), before RoPE and the scores (as Qwen3, OLMo 2 and Gemma 3).",
+       {}, 0, 0, "self,cross", "QK-norm", flag(&Spec::qk_norm)},
       {"positional", "enum", "\"none\"",
        "Positions: none, sinusoidal (added to X), rope (rotates each head's queries and keys) or alibi (a bias of -m_h |i - j| on the logits).",
        names_of(kPositionals, {Positional::learned}), 0, 0, "self,cross", "Positional encoding", choice(&Spec::positional, kPositionals)},
@@ -693,7 +696,8 @@ Work work_of(const Spec& s) {
   const std::size_t online = blocks == 0 ? 0 : z(h) * (blocks * z(n) * z(dv + 3) + z(n) * z(m) + z(m) * z(dv));
   const std::size_t by_token = ed ? z(n) * z(d) * 2
                                   : z(n) * (z(d) * 6 + z(h) * z(2 * dk + 2 * dv)) + (m != n ? z(m) * z(d) * 2 : 0) +
-                                        (s.positional == Positional::rope ? z(n + m) * z(dk) * z(h + 1) : 0);
+                                        (s.positional == Positional::rope ? z(n + m) * z(dk) * z(h + 1) : 0) +
+                                        (s.qk_norm ? z(n) * z(h * dk) + z(m) * z(kvh * dk) : 0);
   const std::size_t weights = (ed ? z(d) * z(2 * d) : z(d) * z(h * dk + kvh * (dk + dv)) + (w_o ? z(h) * z(dv) * z(d) : 0)) +
                               (s.score == ScoreKind::general ? z(dk) * z(dk) : 0) +
                               (s.score == ScoreKind::additive ? z(dk) * z(da) * 2 + z(da) : 0);

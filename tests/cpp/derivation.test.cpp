@@ -107,6 +107,24 @@ TEST_CASE("derivations of current models' scores: rotated rows, the key/value gr
   CHECK(attention::derive(c, "weights", 0, 1, 3).error().message == "col: 3 is out of range (0 to 2)");
 }
 
+TEST_CASE("with QK-norm a score is the product of the normalised rows, every stage named as in the trace", "[derivation][modern]") {
+  const auto s = attention::parse_spec_text(R"({"sentence": "a b c d", "qk_norm": true, "positional": "rope", "heads": 2, "d_model": 8})").value();
+  const json d = attention::derive(s, "scores", 1, 3, 2).value();
+  const json t = attention::run_trace(s).value();
+  REQUIRE(d["stages"].size() == 3);
+  const char* names[][2] = {{"Q", "K"}, {"Q_norm", "K_norm"}, {"Q_rope", "K_rope"}};
+  for (std::size_t i = 0; i < 3; ++i) {
+    INFO(names[i][0]);
+    CHECK(d["stages"][i]["q_name"] == names[i][0]);
+    CHECK(d["stages"][i]["k_name"] == names[i][1]);
+    CHECK(d["stages"][i]["q"][0] == t[names[i][0]][3][1 * 4]);  // head 1's block of row 3
+    CHECK(d["stages"][i]["k"][0] == t[names[i][1]][2][1 * 4]);
+  }
+  CHECK(d["rope"]["q"] == d["stages"][1]["q"]);  // RoPE turns the normalised rows
+  CHECK(d["score"]["terms"][0]["q"] == t["Q_rope"][3][4]);
+  CHECK(d["score"]["value"] == t["scores"][1][3][2]);
+}
+
 TEST_CASE("a derivation gives the trace's own numbers for every kind of cell", "[derivation][property]") {
   // The cell is worked out alone (its query row, its head's keys and values); every number it
   // shows must still be the trace's, bit for bit while Eigen multiplies coefficient by
@@ -119,6 +137,7 @@ TEST_CASE("a derivation gives the trace's own numbers for every kind of cell", "
       R"({"mode": "cross", "sentence": "le chat noir", "source": "the black cat sat", "positional": "sinusoidal", "heads": 2})",
       R"({"sentence": "hard attention picks one", "attention": "hard", "heads": 2, "d_model": 6, "d_v": 2})",
       R"({"sentence": "one head given W_o", "d_model": 2, "W_o": [[1, 2], [3, 4]]})",
+      R"({"sentence": "normalised then turned", "qk_norm": true, "positional": "rope", "heads": 2, "kv_heads": 1, "d_model": 8, "mask": "causal"})",
   };
   for (const char* text : specs) {
     DYNAMIC_SECTION(text) {

@@ -60,6 +60,14 @@ class Settings(unittest.TestCase):
         self.assertEqual(ap.Trainer(task="reverse", learning_rate=0.01).attributes, {"task": "reverse", "learning-rate": "0.01"})
         self.assertEqual(ap.Compare(compare="mask").attributes, {"compare": "mask"})
 
+    def test_a_core_setting_the_page_adds_nothing_to_is_a_python_setting(self):
+        # qk_norm is a row of the core's table alone: the element's attribute, and so this name.
+        self.assertEqual(ap.Playground(qk_norm=True).attributes, {"qk-norm": "true"})
+        self.assertEqual(ap.Playground(qk_norm=False).attributes, {"qk-norm": "false"})
+        with self.assertRaises(ap.SettingError) as e:
+            ap.Playground(qk_norm="yes")
+        self.assertIn("qk_norm", str(e.exception))
+
     def test_matrices_as_lists_or_arrays(self):
         x = np.array([[0.1, -0.3], [1e-7, 2.0]])
         self.assertEqual(ap.Playground(X=x).attributes["x"], "[[0.1,-0.3],[1e-07,2.0]]")

@@ -27,6 +27,7 @@ struct SelfTrace {
   std::optional<MatrixT<T>> positional_source;  // (m, d) cross: the source's sinusoidal encoding
   std::optional<MatrixT<T>> X_source_in;        // (m, d) cross: X_source plus its positional encoding
   MatrixT<T> Q, K, V;                    // (n, h*d_k), (m, kv_heads*d_k), (m, kv_heads*d_v)
+  std::optional<MatrixT<T>> Q_norm, K_norm;  // qk_norm: each head's rows over their RMS, shaped like Q and K
   std::optional<Matrix> rope_angles;     // (max(n, m), d_k/2): position x pair
   std::optional<MatrixT<T>> Q_rope, K_rope;  // Q and K rotated, shaped like them
   std::vector<long> kv_group;            // h: the key/value head each query head reads
@@ -101,6 +102,10 @@ inline const std::vector<SelfEntry>& self_trace_schema() {
       {{"K", "m x kv_heads*d_k", "", "signed", "project", "the keys", "source", "QKV", "key"}, &S::K},
       {{"V", "m x kv_heads*d_v", "", "signed", "project", "the values", "source", "QKV", ""}, &S::V},
       {{"kv_group", "heads", "", "index", "project", "the key/value head each query head reads", "", "", ""}, &S::kv_group},
+      {{"Q_norm", "n x heads*d_k", "qk_norm", "signed", "project", "each head's query row over its root mean square", "tokens", "QKV", "query"},
+       &S::Q_norm},
+      {{"K_norm", "m x kv_heads*d_k", "qk_norm", "signed", "project", "each head's key row over its root mean square", "source", "QKV", "key"},
+       &S::K_norm},
       {{"rope_angles", "max(n, m) x d_k/2", "positional=rope", "signed", "rotate", "the angle of each position and pair, in radians", "", "", ""},
        &S::rope_angles},
       {{"Q_rope", "n x heads*d_k", "positional=rope", "signed", "rotate", "Q turned by its positions", "tokens", "QKV", "query"}, &S::Q_rope},
@@ -135,16 +140,19 @@ inline const std::vector<SelfEntry>& self_trace_schema() {
 }
 
 // The rows a head's scores read, made in order from the projected queries or keys (any number
-// of whole heads, d_k columns each): RoPE turns them by position. The trace keeps each stage
+// of whole heads, d_k columns each): QK-norm divides each head's row by its root mean square,
+// then RoPE turns them by position. The trace keeps each stage
 // under the projection's name and the stage's suffix (Q_rope); the derivation of one cell makes
 // them the same way for its rows.
 template <class T>
 struct ScoredRows {
+  std::optional<MatrixT<T>> norm;  // each head's rows over their root mean square (qk_norm)
   std::optional<MatrixT<T>> rope;  // turned by position
 
   // Every stage made, in order: the suffix of its trace name and its rows.
   std::vector<std::pair<const char*, const MatrixT<T>*>> stages() const {
     std::vector<std::pair<const char*, const MatrixT<T>*>> out;
+    if (norm) out.emplace_back("_norm", &*norm);
     if (rope) out.emplace_back("_rope", &*rope);
     return out;
   }

@@ -50,6 +50,7 @@ struct Spec {
   MaskKind mask = MaskKind::none;
   long window = 0;     // window:D and causal_window:D
   Matrix mask_matrix;  // (n, m) of 0/1 when mask is given as a matrix
+  bool qk_norm{};  // each head's query and key rows over their root mean square
   Positional positional{};
   RopeStyle rope_style{};
   double rope_base{};

@@ -10,7 +10,7 @@ const shows = (steps) => Object.fromEntries(steps.map((s) => [s.id, s.shows]));
 test('each self-attention step shows its entries of the schema, then its views', () => {
   assert.deepEqual(shows(SELF_STEPS), {
     embed: ['X', 'X_source', 'positional', 'X_in'],
-    project: ['W_q', 'W_k', 'W_v', 'Q', 'K', 'V', 'kv_group'],
+    project: ['W_q', 'W_k', 'W_v', 'Q', 'K', 'V', 'kv_group', 'Q_norm', 'K_norm'],
     rotate: ['rope_angles', 'rope'],
     score: ['raw_scores', 'W_a', 'W_1', 'W_2'],
     alibi: ['alibi_slopes', 'bias'],
