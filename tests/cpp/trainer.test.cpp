@@ -1,7 +1,5 @@
 #include "attention/trainer.hpp"
 
-#include <chrono>
-
 #include "attention/limits.hpp"
 #include "support.hpp"
 
@@ -208,17 +206,5 @@ TEST_CASE("the task menu is available as JSON", "[trainer][task]") {
   const json menu = attention::tasks_json();
   for (const auto& t : menu) {
     CHECK(attention::make_trainer(json{{"task", t["name"]}, {"length", t["length"]["max"]}, {"eval_size", 4}}).ok());
-  }
-}
-
-TEST_CASE("a training step at the default sizes is fast", "[.timing]") {
-  // Hidden ([.]): a measurement, not a check. Run with `attention-tests "[timing]" -s`.
-  for (const auto& info : attention::task_catalog()) {
-    Trainer t = trainer_of({{"task", info.name}});
-    t.step(20);  // warm up
-    const auto start = std::chrono::steady_clock::now();
-    t.step(500);
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / 500;
-    WARN(info.name << ": " << ms << " ms a step (batch 32, d_model 16, 2 heads)");
   }
 }
