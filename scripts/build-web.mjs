@@ -1,5 +1,5 @@
 // Builds everything under dist/ from web/ (after scripts/build-wasm.sh):
-//   web/src/state/core-settings.json  the core's settings table, for the page (settings-table.mjs)
+//   web/src/state/core-settings.json, core-training-settings.json  the core's settings tables, for the page (settings-table.mjs)
 //   dist/index.html + assets/    the page (vite.config.js), wasm as its own streamed asset
 //   dist/examples/               the blog-post example page
 //   dist/attention.js            load(): the core for browser and Node (wasm inlined)
@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url).pathname;
 
-// The page's settings table reads the core's: written from the wasm before the page is built.
+// The page's settings tables read the core's: written from the wasm before the page is built.
 await import('./settings-table.mjs');
 const quiet = { logLevel: 'warn', configFile: false, root, base: './', worker: { format: 'es' } };
 

@@ -37,16 +37,16 @@ export interface CoreSetting {
 
 export const CORE_SETTINGS = CORE as CoreSetting[];
 
-/** What the page adds to a row of the core's table. */
-interface PageRow extends Pick<SettingDef, 'key' | 'label' | 'kind' | 'step' | 'slider' | 'needs' | 'empty'> {
+/** What the page adds to a row of one of the core's tables. */
+export interface PageRow extends Pick<SettingDef, 'key' | 'label' | 'kind' | 'step' | 'slider' | 'needs' | 'empty'> {
   instances?: Record<string, string[]>;  // a choice the core parameterises (int:N) -> the page's options for it
   only?: Mode[];    // narrower than the core's modes, where the control would change nothing
   more?: string;    // said after the core's help
 }
 
-/** A page row completed from the core's row of the same key. */
-function declared(row: PageRow): SettingDef {
-  const core = CORE_SETTINGS.find((c) => c.key === row.key);
+/** A page row completed from the core's row of the same key (in the spec's table unless told). */
+export function declared(row: PageRow, table: CoreSetting[] = CORE_SETTINGS): SettingDef {
+  const core = table.find((c) => c.key === row.key);
   if (!core) throw new Error(`${row.key} is not in the core's settings table`);
   const { instances, only, more, ...page } = row;
   return {
