@@ -1,5 +1,5 @@
 // Builds everything under dist/ from web/ (after scripts/build-wasm.sh):
-//   web/src/state/core-settings.json  the core's settings table, for the page (settings-table.mjs)
+//   web/src/state/core-settings.json, core-training-settings.json  the core's settings tables, for the page (settings-table.mjs)
 //   web/src/core/trace-schema.json, tables.d.ts  the trace's schema and the types (core-types.mjs)
 //   dist/index.html + assets/    the page (vite.config.js), wasm as its own streamed asset
 //   dist/examples/               the blog-post example page
@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url).pathname;
 
-// The page's settings table reads the core's: written from the wasm before the page is built.
+// The page's settings tables read the core's: written from the wasm before the page is built.
 await import('./settings-table.mjs');
 await import('./core-types.mjs');
 const quiet = { logLevel: 'warn', configFile: false, root, base: './', worker: { format: 'es' } };

@@ -1,5 +1,6 @@
 #include "attention/trainer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -11,27 +12,42 @@ namespace attention {
 
 using nlohmann::json;
 
+// The task's choices and the bounds of every task's length come from the task menu, so that a
+// task added there needs no edit here.
 const std::vector<Setting>& training_settings() {
-  static const std::vector<Setting> table = {
-      {"task", "enum", "\"copy\"", "What the model learns: copy, earlier, sort or reverse."},
-      {"seed", "integer", "42", "Seed of the initial weights, the held-out examples and the batches (0 to 4294967295)."},
-      {"length", "integer", "", "Digits or letters per example; default and range depend on the task."},
-      {"d_model", "integer", "16", "Width of the embeddings and of the attention layer (1 to 64)."},
-      {"heads", "integer", "2", "Attention heads (1 to 4); must divide d_model."},
-      {"positional", "enum", "\"learned\"", "Positions added to the embeddings: none, sinusoidal or learned."},
-      {"residual", "boolean", "true", "Add the embeddings to the attention output before the read-out."},
-      {"optimizer", "enum", "\"adam\"", "sgd or adam."},
-      {"learning_rate", "number", "", "Step size; default 0.003 for adam, 0.1 for sgd."},
-      {"batch_size", "integer", "32", "Fresh examples per step (1 to 256)."},
-      {"eval_size", "integer", "256", "Held-out examples the accuracy is measured on (1 to 1024)."},
-  };
+  static_assert(limits::max_learning_rate == static_cast<std::int64_t>(limits::max_learning_rate),
+                "a row's range is whole numbers");
+  static const std::vector<Setting> table = [] {
+    std::vector<std::string> tasks;
+    std::int64_t shortest = task_catalog().front().min_length, longest = task_catalog().front().max_length;
+    for (const auto& t : task_catalog()) {
+      tasks.emplace_back(t.name);
+      shortest = std::min<std::int64_t>(shortest, t.min_length);
+      longest = std::max<std::int64_t>(longest, t.max_length);
+    }
+    return std::vector<Setting>{
+        {"task", "enum", "\"copy\"", "What the model learns.", tasks},
+        {"seed", "integer", "42", "Seed of the initial weights, the held-out examples and the batches: the same seed gives the same run.",
+         {}, 0, 4294967295LL},
+        {"length", "integer", "", "Digits or letters per example; its default and range depend on the task.", {}, shortest, longest},
+        {"d_model", "integer", "16", "Width of the embeddings and of the attention layer.", {}, 1, limits::max_train_d_model},
+        {"heads", "integer", "2", "Attention heads; they must divide d_model.", {}, 1, limits::max_train_heads},
+        {"positional", "enum", "\"learned\"",
+         "How the model knows where a token is: none, sinusoidal (sin/cos waves added to the embeddings) or learned (a vector per position, trained with the rest).",
+         {"none", "sinusoidal", "learned"}},
+        {"residual", "boolean", "true", "Add the embeddings to the attention output before the read-out."},
+        {"optimizer", "enum", "\"adam\"", "sgd takes the plain gradient step; adam adapts the step of each weight.", {"sgd", "adam"}},
+        {"learning_rate", "number", "", "Step size; default 0.003 for adam, 0.1 for sgd.", {},
+         0, static_cast<std::int64_t>(limits::max_learning_rate)},
+        {"batch_size", "integer", "32", "Fresh examples per step.", {}, 1, limits::max_train_batch},
+        {"eval_size", "integer", "256", "Held-out examples the accuracy is measured on.", {}, 1, limits::max_train_eval},
+    };
+  }();
   return table;
 }
 
 namespace {
 
-using json_read::get_choice;
-using json_read::get_int;
 using json_read::integral;
 using json_read::show;
 
@@ -43,6 +59,33 @@ std::string number_text(double d) {
   return buf;
 }
 
+// Why the value of `row` in `j` does not fit the row, or nothing: the one place the table's
+// choices and ranges are read. A length must also fit its task, whose range lies within the row's.
+std::optional<Error> refused(const json& j, const Setting& row, const TaskInfo& task) {
+  const json& v = j.at(row.key);
+  const std::string kind = row.kind;
+  if (kind == "enum") {
+    const auto choice = json_read::get_choice(j, row.key, row.choices);
+    if (!choice) return choice.error();
+  } else if (kind == "boolean") {
+    if (!v.is_boolean()) return error_at(row.key, "must be true or false, got " + show(v));
+  } else if (kind == "number") {  // a rate or a size: above min, never at it
+    const double d = v.is_number() ? v.get<double>() : NAN;
+    if (!(d > static_cast<double>(row.min) && d <= static_cast<double>(row.max))) {
+      return error_at(row.key, "must be a number greater than " + std::to_string(row.min) + " and at most " +
+                                   std::to_string(row.max) + ", got " + show(v));
+    }
+  } else {  // integer
+    const bool per_task = std::string(row.key) == "length";
+    const std::int64_t lo = per_task ? task.min_length : row.min, hi = per_task ? task.max_length : row.max;
+    std::int64_t whole;  // not json_read::get_int: long is 32 bits in wasm, too few for the seed
+    if (!integral(v, lo, hi, whole)) {
+      return error_at(row.key, "must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                                   (per_task ? std::string(" for task ") + task.name : "") + ", got " + show(v));
+    }
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -52,72 +95,38 @@ Result<TrainingSettings> parse_training(const json& j) {
   const auto has = [&](const char* k) { return j.contains(k) && !j.at(k).is_null(); };
   TrainingSettings s;
 
-  std::vector<std::string> names;
-  for (const auto& t : task_catalog()) names.emplace_back(t.name);
-  if (has("task")) {
-    ATTENTION_TRY(task, get_choice(j, "task", names));
-    s.task = task;
+  // Every value against its row first. The table lists task before length, so a task that is
+  // none of the menu's is refused before length would be read against it.
+  const std::string named = has("task") && j.at("task").is_string() ? j.at("task").get<std::string>() : s.task;
+  const TaskInfo& task = task_catalog()[static_cast<std::size_t>(std::max(find_task(named), 0))];
+  for (const Setting& row : training_settings()) {
+    if (!has(row.key)) continue;
+    if (auto bad = refused(j, row, task)) return *bad;
   }
-  const TaskInfo& info = task_catalog()[static_cast<std::size_t>(find_task(s.task))];
-  if (has("seed")) {
-    std::int64_t seed;  // not get_int: long is 32 bits in wasm
-    if (!integral(j.at("seed"), 0, 4294967295LL, seed)) {
-      return error_at("seed", "must be a whole number from 0 to 4294967295, got " + show(j.at("seed")));
-    }
-    s.seed = static_cast<std::uint32_t>(seed);
-  }
-  s.length = info.default_length;
-  if (has("length")) {
-    std::int64_t v;
-    if (!integral(j.at("length"), info.min_length, info.max_length, v)) {
-      return error_at("length", "must be a whole number from " + std::to_string(info.min_length) + " to " +
-                                    std::to_string(info.max_length) + " for task " + info.name + ", got " +
-                                    show(j.at("length")));
-    }
-    s.length = static_cast<long>(v);
-  }
-  if (has("d_model")) {
-    ATTENTION_TRY(d, get_int(j, "d_model", 1, limits::max_train_d_model));
-    s.d_model = d;
-  }
-  if (has("heads")) {
-    ATTENTION_TRY(h, get_int(j, "heads", 1, limits::max_train_heads));
-    s.heads = h;
-  }
+
+  // Then read: each value present is known to be valid.
+  const auto whole = [&](const char* k) { return j.at(k).get<std::int64_t>(); };
+  const auto text = [&](const char* k) { return j.at(k).get<std::string>(); };
+  if (has("task")) s.task = text("task");
+  if (has("seed")) s.seed = static_cast<std::uint32_t>(whole("seed"));
+  s.length = has("length") ? static_cast<long>(whole("length")) : task.default_length;
+  if (has("d_model")) s.d_model = static_cast<long>(whole("d_model"));
+  if (has("heads")) s.heads = static_cast<long>(whole("heads"));
   if (s.d_model % s.heads != 0) {
     return error_at("heads", std::to_string(s.heads) + " heads do not divide d_model " + std::to_string(s.d_model) +
                                  "; choose a divisor");
   }
   if (has("positional")) {
-    ATTENTION_TRY(p, get_choice(j, "positional", {"none", "sinusoidal", "learned"}));
+    const std::string p = text("positional");
     s.positional = p == "none" ? Positional::none : p == "sinusoidal" ? Positional::sinusoidal : Positional::learned;
   }
-  if (has("residual")) {
-    if (!j.at("residual").is_boolean()) return error_at("residual", "must be true or false, got " + show(j.at("residual")));
-    s.residual = j.at("residual").get<bool>();
-  }
-  if (has("optimizer")) {
-    ATTENTION_TRY(o, get_choice(j, "optimizer", {"sgd", "adam"}));
-    s.optimizer = o == "sgd" ? OptimizerKind::sgd : OptimizerKind::adam;
-  }
-  s.learning_rate = s.optimizer == OptimizerKind::adam ? 0.003 : 0.1;
-  if (has("learning_rate")) {
-    const json& v = j.at("learning_rate");
-    const double lr = v.is_number() ? v.get<double>() : NAN;
-    if (!(lr > 0 && lr <= limits::max_learning_rate)) {
-      return error_at("learning_rate", "must be a number greater than 0 and at most " +
-                                           number_text(limits::max_learning_rate) + ", got " + show(v));
-    }
-    s.learning_rate = lr;
-  }
-  if (has("batch_size")) {
-    ATTENTION_TRY(b, get_int(j, "batch_size", 1, limits::max_train_batch));
-    s.batch_size = b;
-  }
-  if (has("eval_size")) {
-    ATTENTION_TRY(e, get_int(j, "eval_size", 1, limits::max_train_eval));
-    s.eval_size = e;
-  }
+  if (has("residual")) s.residual = j.at("residual").get<bool>();
+  if (has("optimizer")) s.optimizer = text("optimizer") == "sgd" ? OptimizerKind::sgd : OptimizerKind::adam;
+  s.learning_rate = has("learning_rate")                 ? j.at("learning_rate").get<double>()
+                    : s.optimizer == OptimizerKind::adam ? 0.003
+                                                         : 0.1;
+  if (has("batch_size")) s.batch_size = static_cast<long>(whole("batch_size"));
+  if (has("eval_size")) s.eval_size = static_cast<long>(whole("eval_size"));
   return s;
 }
 

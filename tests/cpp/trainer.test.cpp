@@ -1,6 +1,8 @@
 #include "attention/trainer.hpp"
 
-#include <chrono>
+#include <algorithm>
+#include <string>
+#include <vector>
 
 #include "attention/limits.hpp"
 #include "support.hpp"
@@ -41,6 +43,69 @@ TEST_CASE("training defaults", "[trainer]") {
   const json filled = attention::training_json(s);
   CHECK(filled.size() == attention::training_settings().size());
   CHECK(attention::training_json(attention::parse_training(filled).value()) == filled);
+}
+
+TEST_CASE("each row of the trainer's table has its help, and the default parsing fills in", "[trainer][table]") {
+  const json filled = attention::training_json(attention::parse_training(json::object()).value());
+  for (const auto& row : attention::training_settings()) {
+    INFO(row.key);
+    CHECK(std::string(row.help).size() > 10);
+    if (*row.fallback) CHECK(filled.at(row.key) == json::parse(row.fallback));
+  }
+}
+
+TEST_CASE("a value outside its row of the table is refused, naming the key", "[trainer][table][errors]") {
+  // heads 1 divides every d_model, so that d_model's edges meet only its own range.
+  const auto refusal = [](const std::string& key, const json& value) {
+    json settings = {{key, value}};
+    if (key != "heads") settings["heads"] = 1;
+    const auto s = attention::parse_training(settings);
+    return s.ok() ? attention::Error{"", "(accepted)"} : s.error();
+  };
+  for (const auto& row : attention::training_settings()) {
+    const std::string key = row.key, kind = row.kind;
+    INFO(key);
+    std::vector<json> in, out;
+    if (kind == "integer") {
+      REQUIRE(row.min < row.max);
+      if (key != "length") in = {row.min, row.max};  // length's edges are its task's, below
+      out = {row.min - 1, row.max + 1, 1.5, "2"};
+    } else if (kind == "number") {
+      REQUIRE(row.min < row.max);
+      in = {row.max};
+      out = {row.min, row.max * 2, "fast"};
+    } else if (kind == "enum") {
+      REQUIRE(!row.choices.empty());
+      in = json(row.choices).get<std::vector<json>>();
+      out = {"nothing of the kind", 3};
+    } else {
+      REQUIRE(kind == "boolean");
+      in = {true, false};
+      out = {1, "true"};
+    }
+    for (const json& v : in) CHECK(refusal(key, v).message == "(accepted)");
+    for (const json& v : out) {
+      const auto e = refusal(key, v);
+      INFO(v.dump());
+      CHECK(e.field == key);
+      CHECK(e.message.rfind(key + ": must be ", 0) == 0);
+    }
+  }
+  // The table's length spans every task's, and each task holds its own within it.
+  const auto& length = *std::find_if(attention::training_settings().begin(), attention::training_settings().end(),
+                                     [](const attention::Setting& r) { return std::string(r.key) == "length"; });
+  std::int64_t shortest = length.max, longest = length.min;
+  for (const auto& t : attention::task_catalog()) {
+    shortest = std::min<std::int64_t>(shortest, t.min_length);
+    longest = std::max<std::int64_t>(longest, t.max_length);
+    CHECK(error_of(json{{"task", t.name}, {"length", t.min_length}}.dump()) == "(accepted)");
+    CHECK(error_of(json{{"task", t.name}, {"length", t.max_length}}.dump()) == "(accepted)");
+    CHECK(error_of(json{{"task", t.name}, {"length", t.max_length + 1}}.dump()) ==
+          "length: must be a whole number from " + std::to_string(t.min_length) + " to " + std::to_string(t.max_length) +
+              " for task " + t.name + ", got " + std::to_string(t.max_length + 1));
+  }
+  CHECK(length.min == shortest);
+  CHECK(length.max == longest);
 }
 
 TEST_CASE("every bad training setting gets one line naming the field", "[trainer][errors]") {
@@ -208,17 +273,5 @@ TEST_CASE("the task menu is available as JSON", "[trainer][task]") {
   const json menu = attention::tasks_json();
   for (const auto& t : menu) {
     CHECK(attention::make_trainer(json{{"task", t["name"]}, {"length", t["length"]["max"]}, {"eval_size", 4}}).ok());
-  }
-}
-
-TEST_CASE("a training step at the default sizes is fast", "[.timing]") {
-  // Hidden ([.]): a measurement, not a check. Run with `attention-tests "[timing]" -s`.
-  for (const auto& info : attention::task_catalog()) {
-    Trainer t = trainer_of({{"task", info.name}});
-    t.step(20);  // warm up
-    const auto start = std::chrono::steady_clock::now();
-    t.step(500);
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / 500;
-    WARN(info.name << ": " << ms << " ms a step (batch 32, d_model 16, 2 heads)");
   }
 }

@@ -91,7 +91,8 @@ struct Setting {
   const char* fallback;    // the default, as JSON text ("" when derived)
   const char* help;        // one sentence for the CLI usage and the page's tooltip
   std::vector<std::string> choices = {};  // enum: every value
-  std::int64_t min = 0, max = 0;  // integer: the range (min == max == 0: none)
+  // integer: from min to max; number (a rate, a size): greater than min, at most max. min == max == 0: no range.
+  std::int64_t min = 0, max = 0;
   const char* modes = "";  // the modes it applies to, comma-separated ("" for every mode)
   const char* label = "";  // the page's control for it ("": the page shows none)
   SpecField field = {};    // where the spec keeps it, for the rows the parser reads in a loop

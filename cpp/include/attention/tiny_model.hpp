@@ -22,13 +22,14 @@
 
 namespace attention {
 
+// The trainer sets every field; the defaults are those of TrainingSettings (trainer.hpp).
 struct ModelShape {
   long vocabulary = 0;  // V: input tokens
   long classes = 0;     // C: answers
   long length = 0;      // n: positions of every sequence
   long d_model = 16;
   long heads = 2;       // divides d_model
-  Positional positional = Positional::sinusoidal;
+  Positional positional = Positional::learned;  // none, sinusoidal or learned
   bool residual = true;
 };
 

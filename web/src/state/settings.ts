@@ -40,7 +40,7 @@ export interface CoreSetting {
 export const CORE_SETTINGS = CORE as CoreSetting[];
 
 /** What the page adds to a row of the core's table. */
-interface PageRow extends Partial<Pick<SettingDef, 'label' | 'kind' | 'step' | 'slider' | 'needs' | 'empty'>> {
+export interface PageRow extends Partial<Pick<SettingDef, 'label' | 'kind' | 'step' | 'slider' | 'needs' | 'empty'>> {
   instances?: Record<string, string[]>;  // a choice the core parameterises (int:N) -> the page's options for it
   only?: Mode[];    // narrower than the core's modes, where the control would change nothing
   more?: string;    // said after the core's help
@@ -50,7 +50,7 @@ interface PageRow extends Partial<Pick<SettingDef, 'label' | 'kind' | 'step' | '
 const WIDGET: Record<string, Kind> = { string: 'text', integer: 'int', number: 'number', boolean: 'bool', enum: 'select', init: 'select', mask: 'select' };
 
 /** A row of the core's table, completed by what the page adds to it. */
-function declared(core: CoreSetting, row: PageRow = {}): SettingDef {
+export function declared(core: CoreSetting, row: PageRow = {}): SettingDef {
   const { instances, only, more, ...page } = row;
   const kind = page.kind ?? WIDGET[core.kind];
   if (!kind) throw new Error(`${core.key}: the page has no control for kind ${core.kind}`);

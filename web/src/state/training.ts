@@ -1,27 +1,31 @@
 // The settings of a training run, one row each, as state/settings.ts does for the playground:
 // the controls, the URL hash and the attributes of <attention-trainer> come from this table.
-// The core checks them again (trainer.cpp's table) and names any value it refuses; `spec`
-// rows go to the core, the others only change how the run is shown.
+// What a key means (its default, range, choices and help) is the core's trainer table
+// (core-training-settings.json, written from the training module at build time by
+// scripts/settings-table.mjs), which also checks every value the page sends; a row here adds
+// only a label and a widget. `speed` is the page's own: it changes how the run is shown.
 import type { TrainingSettings } from '../core/attention.js';
-import type { SettingDef, State } from './settings.js';
+import { declared, type CoreSetting, type PageRow, type SettingDef, type State } from './settings.js';
+import CORE from './core-training-settings.json';
+
+export const CORE_TRAINING_SETTINGS = CORE as CoreSetting[];
+
+/** The core's trainer row of `key`, completed by what the page adds. */
+function row({ key, ...page }: PageRow & { key: string }): SettingDef {
+  const core = CORE_TRAINING_SETTINGS.find((c) => c.key === key);
+  if (!core) throw new Error(`${key} is not in the core's trainer table`);
+  return declared(core, page);
+}
 
 export const TRAINING: SettingDef[] = [
-  { key: 'task', label: 'Task', kind: 'select', fallback: 'copy', options: ['copy', 'earlier', 'sort', 'reverse'], spec: true,
-    help: 'What the model learns.' },
-  { key: 'seed', label: 'Seed', kind: 'int', fallback: 42, min: 0, max: 4294967295, spec: true,
-    help: 'Seeds the initial weights, the examples and the batches: the same seed gives the same run.' },
-  { key: 'learning_rate', label: 'Learning rate', kind: 'number', fallback: '', step: 0.001, spec: true,
-    help: 'Step size; empty means 0.003 for Adam and 0.1 for SGD.' },
-  { key: 'optimizer', label: 'Optimizer', kind: 'select', fallback: 'adam', options: ['adam', 'sgd'], spec: true,
-    help: 'Adam adapts the step of each weight; SGD takes the plain gradient step.' },
-  { key: 'heads', label: 'Heads', kind: 'int', fallback: 2, min: 1, max: 4, spec: true,
-    help: 'Attention heads (1 to 4); they must divide d_model.' },
-  { key: 'd_model', label: 'd_model', kind: 'int', fallback: 16, min: 1, max: 64, spec: true,
-    help: 'Width of the embeddings and of the attention layer.' },
-  { key: 'positional', label: 'Positions', kind: 'select', fallback: 'learned', options: ['learned', 'sinusoidal', 'none'], spec: true,
-    help: 'How the model knows where a token is: a learned vector per position, sin/cos waves, or not at all.' },
-  { key: 'length', label: 'Length', kind: 'int', fallback: '', min: 1, max: 64, spec: true,
-    help: 'Items per example; empty means the task\'s default.' },
+  row({ key: 'task', label: 'Task', kind: 'select' }),
+  row({ key: 'seed', label: 'Seed', kind: 'int' }),
+  row({ key: 'learning_rate', label: 'Learning rate', kind: 'number', step: 0.001 }),
+  row({ key: 'optimizer', label: 'Optimizer', kind: 'select' }),
+  row({ key: 'heads', label: 'Heads', kind: 'int' }),
+  row({ key: 'd_model', label: 'd_model', kind: 'int' }),
+  row({ key: 'positional', label: 'Positions', kind: 'select' }),
+  row({ key: 'length', label: 'Length', kind: 'int' }),
   { key: 'speed', label: 'Speed', kind: 'select', fallback: 'normal', options: ['slow', 'normal', 'fast'],
     help: 'Steps per second while playing: 10, 50, or as many as the machine manages.' },
 ];
