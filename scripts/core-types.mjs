@@ -28,7 +28,7 @@ function specType(row) {
 }
 
 // Entries whose value is a structure of its own, typed beside the contract (attention.d.ts).
-const STRUCTURES = { decode: 'DecodeStep[]', decode_cost: 'DecodeCost', online: 'OnlineBlock[][]', spec: 'TraceSpec' };
+const STRUCTURES = { decode: 'DecodeStep[]', decode_cost: 'DecodeCost', online: 'OnlineBlock[][]', kv_costs: 'KvCost[]', spec: 'TraceSpec' };
 
 /** An entry's value as TypeScript: from its kind, and for numbers from how many terms its shape has. */
 function entryType(e) {
@@ -45,7 +45,7 @@ ${rows.map((e) => `  /** ${e.label}${e.shape ? ` (${e.shape})` : ''}${e.when ? `
 }`;
 
 const types = `// Written by scripts/core-types.mjs from the core's tables: edit those, not this.
-import type { DecodeCost, DecodeStep, Matrix, OnlineBlock, TraceSpec } from './attention.js';
+import type { DecodeCost, DecodeStep, KvCost, Matrix, OnlineBlock, TraceSpec } from './attention.js';
 
 /** The spec: a key per row of the core's settings table. */
 export interface Spec {

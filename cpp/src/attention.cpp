@@ -201,6 +201,12 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
     t.heads.push_back(std::move(head));
   }
   t.output = p.W_o ? MatrixT<T>(t.concat * p.W_o->cast<T>()) : t.concat;
+  for (const long kv : {h, s.kv_heads, 1L}) {
+    if (!t.kv_costs.empty() && t.kv_costs.back().kv_heads == kv) continue;  // MHA or MQA is this spec's
+    const auto u = [](long v) { return static_cast<std::uint64_t>(v); };
+    const std::uint64_t d = u(s.d_model);
+    t.kv_costs.push_back({kv, d * u(h * dk) + d * u(kv * dk) + d * u(kv * dv) + (p.W_o ? u(h * dv) * d : 0), u(kv * (dk + dv))});
+  }
   if (!t.concat.allFinite() || !t.output.allFinite()) return error_at("X", "the attention output overflows; use smaller values");
 
   if (s.residual || s.layer_norm) {

@@ -57,6 +57,8 @@ Result<Decode> run_decode(const Spec& s, const Parameters& p) {
     const std::uint64_t attend = u(h) * u(t + 1) * u(dk + dv) + (p.W_o ? u(h * dv) * u(d) : 0);
     out.cost.with_cache += u(d) * u(h * dk + kvh * (dk + dv)) + attend;
     out.cost.without_cache += u(d) * u(h * dk) + u(t + 1) * u(d) * u(kvh * (dk + dv)) + attend;
+    out.cost.with_so_far.push_back(out.cost.with_cache);
+    out.cost.without_so_far.push_back(out.cost.without_cache);
   }
   return out;
 }

@@ -372,7 +372,8 @@ std::string numpy_program(const Spec& s) {
         << "        e = np.where(seen, np.exp(scores[i][:, start:end] - np.where(np.isinf(new), 0.0, new)[:, None]), 0.0)\n"
         << "        l, o, top = l * rescale + e.sum(axis=1), o * rescale[:, None] + e @ v[start:end], new\n"
         << "        blocks.append({'keys': [start, end], 'm': [None if np.isinf(x) else x for x in top],\n"
-        << "                       'l': l, 'rescale': rescale, 'o': o})\n"
+        << "                       'l': l, 'rescale': rescale, 'o': o,\n"
+        << "                       'out': np.where(np.isinf(top)[:, None], 0.0, o / np.where(np.isinf(top), 1.0, l)[:, None])})\n"
         << "    online.append(blocks)\n";
     }
     o << "heads = heads_out  # the trace's name for the per-head outputs\n";

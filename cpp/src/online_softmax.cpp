@@ -41,6 +41,10 @@ std::vector<OnlineBlock> online_softmax(const Matrix& logits, const Matrix& visi
     for (long r = 0; r < n; ++r) b.m.push_back(top(r) == none ? std::nullopt : std::optional<double>(top(r)));
     b.l = l;
     b.o = o;
+    b.out = Matrix::Zero(n, dv);
+    for (long r = 0; r < n; ++r) {
+      if (b.m[static_cast<std::size_t>(r)]) b.out.row(r) = o.row(r) / l(r);
+    }
     out.push_back(std::move(b));
   }
   return out;

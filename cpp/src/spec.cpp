@@ -691,9 +691,10 @@ Work work_of(const Spec& s) {
       : step_keys * (z(kvh) * z(dk + dv) + 1 + z(h) * (2 + z(dk) + alibi + hidden)) +
         z(n) * (z(d) + z(h) * z(dk) + 2 * z(kvh) * z(dk + dv) + z(h) * z(dv) + width) + z(n) * z(n);
   // The online softmax, per head: each block keeps m, l and the rescale (one number per query
-  // row) and o (n, d_v); every visible logit is exponentiated once; the head's values are copied.
+  // row), o and o / l (n, d_v each); every visible logit is exponentiated once; the head's values
+  // are copied.
   const std::size_t blocks = s.online_block > 0 ? (z(m) + z(s.online_block) - 1) / z(s.online_block) : 0;
-  const std::size_t online = blocks == 0 ? 0 : z(h) * (blocks * z(n) * z(dv + 3) + z(n) * z(m) + z(m) * z(dv));
+  const std::size_t online = blocks == 0 ? 0 : z(h) * (blocks * z(n) * z(2 * dv + 3) + z(n) * z(m) + z(m) * z(dv));
   const std::size_t by_token = ed ? z(n) * z(d) * 2
                                   : z(n) * (z(d) * 6 + z(h) * z(2 * dk + 2 * dv)) + (m != n ? z(m) * z(d) * 2 : 0) +
                                         (s.positional == Positional::rope ? z(n + m) * z(dk) * z(h + 1) : 0) +

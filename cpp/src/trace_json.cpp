@@ -98,7 +98,15 @@ json value_of(const TraceEntry<Trace>& e, const Trace* trace, const Parameters& 
         else if constexpr (std::is_same_v<V, std::vector<Matrix>>) return v.empty() && !always ? json() : out.stack(v);
         else if constexpr (std::is_same_v<V, Vector>) return out.vector(v);
         else if constexpr (std::is_same_v<V, std::optional<DecodeCost>>) {
-          return v ? json{{"with_cache", v->with_cache}, {"without_cache", v->without_cache}} : json();
+          return v ? json{{"with_cache", v->with_cache}, {"without_cache", v->without_cache},
+                           {"with_so_far", v->with_so_far}, {"without_so_far", v->without_so_far}}
+                   : json();
+        } else if constexpr (std::is_same_v<V, std::vector<KvCost>>) {
+          json costs = json::array();
+          for (const auto& c : v) {
+            costs.push_back({{"kv_heads", c.kv_heads}, {"parameters", c.parameters}, {"cache_per_token", c.cache_per_token}});
+          }
+          return costs;
         } else if constexpr (std::is_same_v<V, std::vector<DecodeStep>>) {
           if (v.empty()) return json();
           json steps = json::array();
@@ -115,7 +123,8 @@ json value_of(const TraceEntry<Trace>& e, const Trace* trace, const Parameters& 
             json blocks = json::array();
             for (const auto& b : head) {
               blocks.push_back({{"keys", {b.start, b.end}}, {"m", optional_numbers(b.m)}, {"l", out.vector(b.l)},
-                                {"rescale", out.vector(b.rescale)}, {"o", out.matrix(b.o)}});
+                                {"rescale", out.vector(b.rescale)}, {"o", out.matrix(b.o)},
+                                {"out", out.matrix(b.out)}});
             }
             heads.push_back(std::move(blocks));
           }

@@ -38,6 +38,12 @@ TEST_CASE("decode step t reproduces row t of the full causal computation", "[dec
       }
       const auto with = t["decode_cost"]["with_cache"].get<std::uint64_t>(), without = t["decode_cost"]["without_cache"].get<std::uint64_t>();
       CHECK(with < without);
+      // the running counts, step by step, end at the totals
+      const json& cost = t["decode_cost"];
+      REQUIRE(cost["with_so_far"].size() == n);
+      CHECK(cost["with_so_far"].back() == with);
+      CHECK(cost["without_so_far"].back() == without);
+      for (std::size_t i = 1; i < n; ++i) CHECK(cost["with_so_far"][i].get<std::uint64_t>() > cost["with_so_far"][i - 1].get<std::uint64_t>());
     }
   }
 }

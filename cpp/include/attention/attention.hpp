@@ -1,5 +1,6 @@
 #pragma once
 // Self-attention, every intermediate kept: the trace a learner reads step by step.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,14 @@
 #include "attention/spec.hpp"
 
 namespace attention {
+
+// What a layer's key/value heads cost at this spec's widths: its weights and what a decoder
+// caches per token (one key and one value row per key/value head).
+struct KvCost {
+  long kv_heads = 0;
+  std::uint64_t parameters = 0;       // W_q + W_k + W_v (+ W_o)
+  std::uint64_t cache_per_token = 0;  // kv_heads x (d_k + d_v) numbers
+};
 
 // Self-attention, and cross-attention (queries from the sentence, keys and values from the
 // source: m = the source's length; in self mode m = n and the source is the sentence). What a
@@ -31,6 +40,7 @@ struct SelfTrace {
   std::optional<Matrix> rope_angles;     // (max(n, m), d_k/2): position x pair
   std::optional<MatrixT<T>> Q_rope, K_rope;  // Q and K rotated, shaped like them
   std::vector<long> kv_group;            // h: the key/value head each query head reads
+  std::vector<KvCost> kv_costs;          // multi-head (kv_heads = heads), this spec's, multi-query (1)
   std::vector<double> alibi_slopes;      // h
   std::vector<Matrix> bias;              // h x (n, m): -slope |i - j|
   double scale = 1;                      // multiplies the scores
@@ -72,7 +82,7 @@ using TraceMember = std::variant<std::monostate, Matrix Trace::*, std::optional<
                                  Vector Trace::*, std::vector<long> Trace::*, std::vector<double> Trace::*, double Trace::*,
                                  std::vector<std::string> Trace::*, Matrix Parameters::*, std::optional<Matrix> Parameters::*,
                                  std::vector<std::vector<OnlineBlock>> Trace::*, std::vector<DecodeStep> Trace::*,
-                                 std::optional<DecodeCost> Trace::*>;
+                                 std::optional<DecodeCost> Trace::*, std::vector<KvCost> Trace::*>;
 
 template <class Trace>
 struct TraceEntry : TraceInfo {
@@ -106,6 +116,8 @@ inline const std::vector<SelfEntry>& self_trace_schema() {
        &S::Q_norm},
       {{"K_norm", "m x kv_heads*d_k", "qk_norm", "signed", "project", "each head's key row over its root mean square", "source", "QKV", "key"},
        &S::K_norm},
+      {{"kv_costs", "", "", "count", "", "parameters and cache per token: multi-head, this spec's, multi-query", "", "", ""},
+       &S::kv_costs},
       {{"rope_angles", "max(n, m) x d_k/2", "positional=rope", "signed", "rotate", "the angle of each position and pair, in radians", "", "", ""},
        &S::rope_angles},
       {{"Q_rope", "n x heads*d_k", "positional=rope", "signed", "rotate", "Q turned by its positions", "tokens", "QKV", "query"}, &S::Q_rope},

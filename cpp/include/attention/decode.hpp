@@ -25,6 +25,7 @@ struct DecodeStep {
 struct DecodeCost {
   std::uint64_t with_cache = 0;     // multiply-adds of all steps, keys and values cached
   std::uint64_t without_cache = 0;  // the same, projecting every key and value again at each step
+  std::vector<std::uint64_t> with_so_far, without_so_far;  // n: the same after each step
 };
 
 struct Decode {

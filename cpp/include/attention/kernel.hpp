@@ -52,8 +52,8 @@ void attention_forward(const MatrixT<T>& X, const KernelWeights<T>& w, Workspace
   const auto K = ws.QKV.middleCols(heads * dk, heads * dk), V = ws.QKV.rightCols(heads * dv);
   // One head's scores are taken a block of rows at a time, so that the block stays in L2 from
   // its product with K^T through its softmax to its product with V: with the whole (n, n) per
-  // head, each of those passes went out to memory (at n = 1024, d_model 64, 8 heads: 23.6 ms
-  // against 21.8 in Node, 27.5 against 23.5 in Chromium, in float).
+  // head, each of those passes went out to memory (the kernel benchmark in BENCHMARKS.md measures
+  // the difference at n = 1024).
   const long block = std::max(4L, std::min(n, kScoreBlockBytes / (n * long(sizeof(T)))));
   ws.S.resize(block, n);
   ws.sums.resize(block);

@@ -16,6 +16,7 @@ struct OnlineBlock {
   Vector l;                              // n: the running sum of exp(logit - m)
   Vector rescale;                        // n: exp(m_before - m_after) (0 on a row's first visible key, 1 before it)
   Matrix o;                              // (n, d_v): the running unnormalised output
+  Matrix out;                            // (n, d_v): o / l, the output if the keys stopped here (0: no key seen yet)
 };
 
 // One head: logits (n, m), visible (n, m) or empty for all, values (m, d_v).

@@ -19,9 +19,13 @@ export type TraceSpec = Required<Omit<Spec, 'sentence' | 'scale' | 'X' | 'W_q' |
 
 /** One position generated with the KV cache. */
 export interface DecodeStep { t: number; k_cache: Matrix; v_cache: Matrix; scores: Matrix; weights: Matrix; output: number[] }
-export interface DecodeCost { with_cache: number; without_cache: number }
-/** One block of keys of the online softmax: m is null where a row has seen no visible key yet. */
-export interface OnlineBlock { keys: [number, number]; m: (number | null)[]; l: number[]; rescale: number[]; o: Matrix }
+/** Multiply-adds of decoding, with and without the cache: in all, and after each step. */
+export interface DecodeCost { with_cache: number; without_cache: number; with_so_far: number[]; without_so_far: number[] }
+/** A layer's weights and decoder cache per token with this many key/value heads. */
+export interface KvCost { kv_heads: number; parameters: number; cache_per_token: number }
+/** One block of keys of the online softmax: m is null where a row has seen no visible key yet;
+ *  out is o / l, the output if the keys stopped here (0 on such a row). */
+export interface OnlineBlock { keys: [number, number]; m: (number | null)[]; l: number[]; rescale: number[]; o: Matrix; out: Matrix }
 
 export type Trace = SelfTrace | EncoderDecoderTrace;
 

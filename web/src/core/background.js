@@ -76,8 +76,8 @@ export function background(core) {
 
 // Traces past this many numbers (as the core counts them: its tokens, widths and heads, not a
 // guess from the spaces in the sentence) are computed in the worker, so the page stays
-// responsive; smaller ones on the spot, where the round trip would cost more than the run (at
-// 128 tokens and 4 heads, about 200,000 numbers: 5 ms here, 20 ms through the worker).
+// responsive; smaller ones on the spot, where the worker's round trip (copying the trace back)
+// would cost more than the run itself (bench/run.mjs measures both sides of this line).
 export const BACKGROUND_CELLS = 400_000;
 
 /** Whether the core counts `spec` as large: computed in the worker. A refused spec is small

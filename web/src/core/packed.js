@@ -8,8 +8,8 @@ export const LAZY = Symbol.for('attention-playground.lazy');
 
 /** n rows, row r made by build(r) when first read and kept from then on (a matrix whose rows
  *  are not all read: a heatmap off screen reads none, a picture reads the buffer instead). An
- *  array behind a proxy, which answers for rows not yet built: a getter per row cost 3 ms per
- *  2,048 rows, and at 512 tokens a trace holds several times that. */
+ *  array behind a proxy, which answers for rows not yet built: a getter defined per row costs
+ *  time for every row, read or not, and at 512 tokens a trace holds tens of thousands. */
 export function lazyRows(n, build) {
   const row = (key) => {  // the row a property name stands for, or -1
     if (typeof key !== 'string') return -1;

@@ -5,6 +5,7 @@
 // online one draws its sides from the trace's `online` blocks (o / l after the last block).
 import { html, type TemplateResult } from 'lit';
 import type { State } from '../state/settings.js';
+import type { OnlineBlock } from '../core/attention.js';
 import { SEQUENTIAL, diverging, extent, short } from './colour.js';
 import './heatmap.js';
 
@@ -74,13 +75,10 @@ function kvDifference(traces: Trace[], labels: string[]): TemplateResult[] {
 
 // ---------------------------------------------------------------- online softmax
 
-const lastBlock = (t: Trace, h: number) => (t.online as Array<Array<{ m: Array<number | null>; l: number[]; o: Matrix }>>)[h].at(-1)!;
+const lastBlock = (t: Trace, h: number) => (t.online as OnlineBlock[][])[h].at(-1)!;
 
 /** o / l of a head's last block: the online softmax's output for that head. */
-export const onlineHead = (t: Trace, h: number): Matrix => {
-  const b = lastBlock(t, h);
-  return b.o.map((row, i) => row.map((v) => (b.m[i] === null ? 0 : v / b.l[i])));
-};
+export const onlineHead = (t: Trace, h: number): Matrix => lastBlock(t, h).out;
 
 const columns = (m: Matrix) => (m[0] ?? []).map((_, j) => String(j));
 const headLabel = (t: Trace, name: string, h: number) => (t.heads.length > 1 ? `${name}, head ${h}` : name);

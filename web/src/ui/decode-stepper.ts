@@ -1,8 +1,8 @@
 // <ap-decode-stepper>: the layer run as a decoder generates, one position at a time, from the
 // trace's `decode` steps. Each step shows the KV cache after it (the newest row outlined), the
 // one new row of weights per head over the cache, the output row, and what the step cost in
-// multiply-adds with the cache and without it. Every number is the core's; the cost per step is
-// the core's count spelled out so its running sum can be shown.
+// multiply-adds with the cache and without it. Every number is the core's, the costs too (the
+// trace's running counts after each step).
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { SEQUENTIAL, diverging, extent, short, type Scale } from './colour.js';
 import { Stepper, stepperBar, STEPPER_STYLES } from './stepper.js';
@@ -10,17 +10,8 @@ import './heatmap.js';
 
 type Matrix = number[][];
 export interface DecodeStep { t: number; k_cache: Matrix; v_cache: Matrix; scores: Matrix; weights: Matrix; output: number[] }
-interface Cost { with: number; without: number }
+import type { DecodeCost } from '../core/attention.js';
 type Trace = Record<string, any>;
-
-/** Multiply-adds of step t as the core counts them (cpp/src/decode.cpp): the new token's
- *  projections, every query head over t+1 keys and values, and W_o; without the cache every
- *  cached token's key and value is projected again. */
-export function stepCost(spec: Record<string, number>, withWo: boolean, t: number): Cost {
-  const { d_model: d, heads: h, kv_heads: kv, d_k: dk, d_v: dv } = spec;
-  const attend = h * (t + 1) * (dk + dv) + (withWo ? h * dv * d : 0);
-  return { with: d * (h * dk + kv * (dk + dv)) + attend, without: d * h * dk + (t + 1) * d * kv * (dk + dv) + attend };
-}
 
 const count = (v: number) => v.toLocaleString('en');
 
@@ -30,8 +21,8 @@ export class DecodeStepper extends LitElement {
   trace: Trace | null = null;
   start = 0;  // the step to open on (a shared link's), from 0
   stepper = new Stepper(this);
-  // Per trace, once: colour scales that hold still while the cache grows, and the running costs.
-  private memo: { trace: Trace; cache: Scale; output: Scale; costs: Cost[] | null } | null = null;
+  // Per trace, once: colour scales that hold still while the cache grows.
+  private memo: { trace: Trace; cache: Scale; output: Scale } | null = null;
 
   /** The position on screen (0-based), for a page or a test to read. */
   get at() { return this.stepper.at; }
@@ -45,16 +36,7 @@ export class DecodeStepper extends LitElement {
     if (this.memo?.trace !== t) {
       const steps = t.decode as DecodeStep[];
       const last = steps[steps.length - 1];
-      let sum = { with: 0, without: 0 };
-      // by position (step t is position t), not reading each step: their caches are built when shown
-      const costs = Array.from({ length: steps.length }, (_, i) => {
-        const c = stepCost(t.spec, Boolean(t.W_o), i);
-        sum = { with: sum.with + c.with, without: sum.without + c.without };
-        return sum;
-      });
-      // The running sums are shown only when they add up to the core's own totals.
-      const agrees = sum.with === t.decode_cost?.with_cache && sum.without === t.decode_cost?.without_cache;
-      this.memo = { trace: t, cache: diverging(extent([last.k_cache, last.v_cache])), output: diverging(extent(t.output)), costs: agrees ? costs : null };
+      this.memo = { trace: t, cache: diverging(extent([last.k_cache, last.v_cache])), output: diverging(extent(t.output)) };
     }
     return this.memo;
   }
@@ -85,7 +67,7 @@ export class DecodeStepper extends LitElement {
     const t = this.trace;
     const steps = t?.decode as DecodeStep[] | undefined;
     if (!t || !steps?.length) return nothing;
-    const { cache, output, costs } = this.derived(t);
+    const { cache, output } = this.derived(t);
     const s = this.stepper, step = steps[s.at], n = steps.length;
     const tokens = t.tokens as string[];
     const seen = tokens.slice(0, step.t + 1);
@@ -112,30 +94,31 @@ export class DecodeStepper extends LitElement {
           .matrix=${[step.output]} .rows=${[tokens[step.t]]} .cols=${step.output.map((_, j) => String(j))} .scale=${output}></ap-heatmap>
       </div>
       <p class="fact" data-check>This row equals row ${step.t} of the output computed all at once: largest difference ${short(gap)}.</p>
-      ${this.cost(t, s.at, costs)}`;
+      ${this.cost(t, s.at)}`;
   }
 
   /** The multiply-adds of this step, of the steps so far and of all of them, with and without the cache. */
-  private cost(t: Trace, at: number, costs: Cost[] | null) {
-    const total = t.decode_cost as { with_cache: number; without_cache: number } | undefined;
+  private cost(t: Trace, at: number) {
+    const total = t.decode_cost as DecodeCost | undefined;
     if (!total) return nothing;
     const n = (t.decode as DecodeStep[]).length;
-    const here = costs ? stepCost(t.spec, Boolean(t.W_o), at) : null;
-    const sum = costs?.[at];
+    const sum = { with: total.with_so_far[at], without: total.without_so_far[at] };
+    const before = at > 0 ? { with: total.with_so_far[at - 1], without: total.without_so_far[at - 1] } : { with: 0, without: 0 };
+    const here = { with: sum.with - before.with, without: sum.without - before.without };
     const width = (v: number) => `width: ${(100 * v) / total.without_cache}%`;
     const ratio = total.without_cache / total.with_cache;
     return html`<div class="cost" data-cost>
       <div class="scroll" tabindex="0" role="region" aria-label="Multiply-adds with and without the cache"><table>
-        <thead><tr><th scope="col">multiply-adds</th>${here ? html`<th scope="col">this step</th><th scope="col">steps so far</th>` : nothing}<th scope="col">all ${n} steps</th></tr></thead>
+        <thead><tr><th scope="col">multiply-adds</th><th scope="col">this step</th><th scope="col">steps so far</th><th scope="col">all ${n} steps</th></tr></thead>
         <tbody>
-          <tr><th scope="row">with the KV cache</th>${here && sum ? html`<td>${count(here.with)}</td><td data-so-far="with">${count(sum.with)}</td>` : nothing}<td>${count(total.with_cache)}</td></tr>
-          <tr><th scope="row">without the cache</th>${here && sum ? html`<td>${count(here.without)}</td><td data-so-far="without">${count(sum.without)}</td>` : nothing}<td>${count(total.without_cache)}</td></tr>
+          <tr><th scope="row">with the KV cache</th><td>${count(here.with)}</td><td data-so-far="with">${count(sum.with)}</td><td>${count(total.with_cache)}</td></tr>
+          <tr><th scope="row">without the cache</th><td>${count(here.without)}</td><td data-so-far="without">${count(sum.without)}</td><td>${count(total.without_cache)}</td></tr>
         </tbody>
       </table></div>
-      ${sum ? html`<div class="bars" aria-hidden="true">
+      <div class="bars" aria-hidden="true">
         <span>so far, cached</span><div class="bar with" style=${width(sum.with)}></div>
         <span>so far, not cached</span><div class="bar without" style=${width(sum.without)}></div>
-      </div>` : nothing}
+      </div>
       <p class="hint">Step t projects only the new token (d_model × (heads·d_k + kv_heads·(d_k + d_v))) and reads the t + 1 cached rows;
         without the cache it would project all t + 1 tokens' keys and values again, a cost that grows with every step.
         Over ${n} steps the cache saves ${short(ratio)}× here; the longer the text, the more it saves.</p>

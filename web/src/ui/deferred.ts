@@ -83,8 +83,8 @@ export class DeferredElement extends LitElement {
 const MARGIN = 100;  // px around the window that count as on screen
 
 // The observer first reports after the coming frame, so a view placed on screen would draw one
-// frame after the page around it (on a cold load that frame's layout and paint cost 50-70 ms
-// before the first numbers showed). Instead the views whose first update finds no report yet
+// frame after the page around it (on a cold load, a whole frame's layout and paint before the
+// first numbers showed). Instead the views whose first update finds no report yet
 // are measured in one batch, after the updates that created them (one layout, which the frame
 // would do anyway, taken for all of them before any draws), and those in sight draw at once.
 const unplaced = new Set<DeferredElement>();

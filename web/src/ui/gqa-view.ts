@@ -5,6 +5,7 @@
 // display arithmetic on the spec's widths; no attention is computed here.
 import { css, html, svg } from 'lit';
 import type { Trace } from './draw.js';
+import type { KvCost } from '../core/attention.js';
 
 const GAP = 46, TOP = 22, BOTTOM = 92;
 
@@ -40,35 +41,34 @@ function size(bytes: number): string {
 }
 
 const count = (v: number) => v.toLocaleString('en');
+const FP16 = 2;  // bytes a number
 
-/** Parameters and KV cache of MHA, this GQA, and MQA at the spec's widths. */
+/** Parameters and KV cache of MHA, this GQA, and MQA at the spec's widths, as the core counts them. */
 export function gqaCosts(t: Trace) {
   const { d_model: d, heads: h, kv_heads: current, d_k: dk, d_v: dv } = t.spec as Record<string, number>;
   const n = (t.tokens as string[]).length;
-  const out = t.W_o ? h * dv * d : 0;  // W_o mixes the heads back only when there are several
   const CONTEXT = 4096;
-  const kinds = [
-    { name: 'MHA', title: 'multi-head attention: a key/value head per query head', kv: h },
-    ...(current > 1 && current < h ? [{ name: 'GQA', title: 'grouped-query attention', kv: current }] : []),
-    { name: 'MQA', title: 'multi-query attention: one key/value head for all', kv: 1 },
-  ];
+  const TITLES: Record<string, string> = { MHA: 'multi-head attention: a key/value head per query head', GQA: 'grouped-query attention',
+    MQA: 'multi-query attention: one key/value head for all' };
+  const kinds = (t.kv_costs as KvCost[]).map((c) => ({ ...c, name: c.kv_heads === h ? 'MHA' : c.kv_heads === 1 ? 'MQA' : 'GQA' }))
+    .map((c) => ({ ...c, title: TITLES[c.name] }));
   // One column per kind of attention, so the table stays narrow enough for a phone.
-  const measures: Array<{ label: unknown; value: (kv: number) => number; show: (v: number) => string }> = [
-    { label: html`parameters <small>W_q + W_k + W_v${out ? ' + W_o' : ''}</small>`, value: (kv) => d * h * dk + d * kv * dk + d * kv * dv + out, show: count },
-    { label: html`KV cache per token <small>numbers</small>`, value: (kv) => kv * (dk + dv), show: count },
-    { label: html`at fp16, ${n} ${n === 1 ? 'token' : 'tokens'}`, value: (kv) => 2 * n * kv * (dk + dv), show: size },
-    { label: html`at fp16, ${count(CONTEXT)} tokens`, value: (kv) => 2 * CONTEXT * kv * (dk + dv), show: size },
+  const measures: Array<{ label: unknown; value: (c: KvCost) => number; show: (v: number) => string }> = [
+    { label: html`parameters <small>W_q + W_k + W_v${t.W_o ? ' + W_o' : ''}</small>`, value: (c) => c.parameters, show: count },
+    { label: html`KV cache per token <small>numbers</small>`, value: (c) => c.cache_per_token, show: count },
+    { label: html`at fp16, ${n} ${n === 1 ? 'token' : 'tokens'}`, value: (c) => FP16 * n * c.cache_per_token, show: size },
+    { label: html`at fp16, ${count(CONTEXT)} tokens`, value: (c) => FP16 * CONTEXT * c.cache_per_token, show: size },
   ];
   const now = (kv: number) => (kv === current ? 'now' : '');
   return html`<div class="costs">
     <p class="costs-title">What sharing saves at d_model ${d}, ${h} heads, d_k ${dk}, d_v ${dv} (one layer)</p>
     <table>
-      <thead><tr><td></td>${kinds.map((k) => html`<th scope="col" class=${now(k.kv)} title=${k.title}>${k.name}${k.kv === current ? html`<br><small>on screen</small>` : ''}</th>`)}</tr></thead>
+      <thead><tr><td></td>${kinds.map((k) => html`<th scope="col" class=${now(k.kv_heads)} title=${k.title}>${k.name}${k.kv_heads === current ? html`<br><small>on screen</small>` : ''}</th>`)}</tr></thead>
       <tbody>
-        <tr><th scope="row">key/value heads</th>${kinds.map((k) => html`<td class=${now(k.kv)}>${k.kv}</td>`)}</tr>
+        <tr><th scope="row">key/value heads</th>${kinds.map((k) => html`<td class=${now(k.kv_heads)}>${k.kv_heads}</td>`)}</tr>
         ${measures.map((m) => html`<tr><th scope="row">${m.label}</th>${kinds.map((k) => {
-          const v = m.value(k.kv);
-          return html`<td class=${now(k.kv)} data-kv=${k.kv} data-value=${v}>${m.show(v)}</td>`;
+          const v = m.value(k);
+          return html`<td class=${now(k.kv_heads)} data-kv=${k.kv_heads} data-value=${v}>${m.show(v)}</td>`;
         })}</tr>`)}
       </tbody>
     </table>

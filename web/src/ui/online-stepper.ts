@@ -2,14 +2,14 @@
 // trace's `online` entries. Per query row: the running maximum m and the running sum l (and the
 // factor that rescaled what was summed before, when the maximum rose), the running output o,
 // and o / l, whose difference from the head's output (trace.heads) shrinks to 0 at the last
-// block. The only arithmetic here is o / l and that difference, to show the convergence.
+// block. The only arithmetic here is that difference (o / l is the core's), to show the convergence.
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { diverging, extent, full, short, type Scale } from './colour.js';
 import { Stepper, stepperBar, STEPPER_STYLES } from './stepper.js';
 import './heatmap.js';
+import type { OnlineBlock } from '../core/attention.js';
 
 type Matrix = number[][];
-export interface OnlineBlock { keys: [number, number]; m: Array<number | null>; l: number[]; rescale: number[]; o: Matrix }
 type Trace = Record<string, any>;
 
 /** What one block shows beside its o: o / l, its difference from the head's output, and where
@@ -18,7 +18,7 @@ interface Shown { ratio: Matrix; delta: Matrix; seen: Matrix }
 
 function shownOf(b: OnlineBlock, head: Matrix): Shown {
   const seen = b.o.map((row, i) => row.map(() => (b.m[i] === null ? 0 : 1)));
-  const ratio = b.o.map((row, i) => row.map((v) => (b.m[i] === null ? 0 : v / b.l[i])));
+  const ratio = b.out;
   const delta = ratio.map((row, i) => row.map((v, j) => (seen[i][j] ? v - head[i][j] : 0)));
   return { ratio, delta, seen };
 }
@@ -27,9 +27,9 @@ function shownOf(b: OnlineBlock, head: Matrix): Shown {
  *  keeping any matrix. */
 function worstOf(b: OnlineBlock, head: Matrix): number {
   let worst = 0;
-  b.o.forEach((row, i) => {
+  b.out.forEach((row, i) => {
     if (b.m[i] === null) return;
-    row.forEach((v, j) => { worst = Math.max(worst, Math.abs(v / b.l[i] - head[i][j])); });
+    row.forEach((v, j) => { worst = Math.max(worst, Math.abs(v - head[i][j])); });
   });
   return worst;
 }

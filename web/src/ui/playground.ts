@@ -72,8 +72,8 @@ function nearUniform(heads: Matrix[], mask?: Matrix): boolean {
 const without = (overrides: Partial<Spec>, refused: string[]) =>
   Object.fromEntries(Object.entries(overrides).filter(([k]) => !refused.includes(k))) as Partial<Spec>;
 
-// Token chips shown; the tokens past them are followed by their position. At 512 tokens the
-// chips' layout and text made a frame of 72-100 ms, 27 ms with 64 chips.
+// Token chips shown; the tokens past them are followed by their position: at 512 tokens the
+// chips' layout and text alone made a frame several times too long.
 const CHIPS = 96;
 // Narrower than this (in the element's own width), the controls fold under the results. The
 // styles say the same with container queries (`@container (width < 760px)` below); the number
