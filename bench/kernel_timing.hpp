@@ -13,8 +13,8 @@
 #include <emscripten/emscripten.h>
 #endif
 
-#include "attention/kernel.hpp"
-#include "attention/rng.hpp"
+#include "attention/kernel/kernel.hpp"
+#include "attention/core/rng.hpp"
 
 namespace bench {
 

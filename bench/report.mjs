@@ -66,7 +66,7 @@ export function report(r, root) {
     'round runs in a new Chromium page and a new instance of the module in Node, as native runs each',
     'turn in a new process, since a slowness can also last a page\'s life. Every',
     'product runs in one register-blocked loop',
-    'written with GCC/Clang vector types (cpp/include/attention/panel_product.hpp), and so does the',
+    'written with GCC/Clang vector types (cpp/include/attention/kernel/panel_product.hpp), and so does the',
     'softmax (softmax_numerators.hpp, with its own exp), so the native and the wasm builds run the same',
     'code. The weights are drawn before the timing',
     'and kept across runs in the panels that loop reads (W_q, W_k and W_v side by side), as the weights',
@@ -174,7 +174,7 @@ function whyNot(page, trainVsNative, paint, steps) {
   if (Math.min(...trainVsNative) < 0.9 && steps) {
     const gaps = steps.functions.filter((x) => x.native_us && x.chromium_us).sort((a, b) => (b.chromium_us - b.native_us) - (a.chromium_us - a.native_us)).slice(0, 4);
     const what = (name) => (KNOWN[name] ? `${name} (${KNOWN[name]})` : name);
-    why.push(`- Training: the same C++ takes ${ms(steps.us_per_step.chromium)} µs a step in Chromium and ${ms(steps.us_per_step.native)} natively (the profile under Training), compiled by GCC natively and by Emscripten's clang, then V8, in Chromium. The largest differences: ${gaps.map((x) => `${what(x.name)} ${ms(x.native_us)} → ${ms(x.chromium_us)} µs`).join(', ')}. GCC writes the products' row loops into each of their callers; the wasm does so only in the products of whole matrices, and cpp/include/attention/small_product.hpp says why.`);
+    why.push(`- Training: the same C++ takes ${ms(steps.us_per_step.chromium)} µs a step in Chromium and ${ms(steps.us_per_step.native)} natively (the profile under Training), compiled by GCC natively and by Emscripten's clang, then V8, in Chromium. The largest differences: ${gaps.map((x) => `${what(x.name)} ${ms(x.native_us)} → ${ms(x.chromium_us)} µs`).join(', ')}. GCC writes the products' row loops into each of their callers; the wasm does so only in the products of whole matrices, and cpp/include/attention/kernel/small_product.hpp says why.`);
   }
   return why.length ? ['', 'Not met yet, and why:', '', ...why] : [];
 }

@@ -2,7 +2,7 @@
 # npm run fuzz -- SECONDS: fuzzes the spec parser and the run for SECONDS (default 60) with
 # libFuzzer + ASan + UBSan, starting from tests/fuzz/corpus/. Exits non-zero on any finding;
 # the crashing input is left in build/fuzz/findings/ (make it a regression test in
-# tests/cpp/robustness.test.cpp and a corpus file).
+# tests/cpp/io/robustness.test.cpp and a corpus file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"

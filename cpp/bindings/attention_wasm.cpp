@@ -6,14 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "attention/derivation.hpp"
-#include "attention/entropy.hpp"
-#include "attention/json_read.hpp"
-#include "attention/limits.hpp"
-#include "attention/numpy_emit.hpp"
-#include "attention/rng.hpp"
-#include "attention/spec.hpp"
-#include "attention/trace_json.hpp"
+#include "attention/core/derivation.hpp"
+#include "attention/core/entropy.hpp"
+#include "attention/io/json_read.hpp"
+#include "attention/core/limits.hpp"
+#include "attention/io/numpy_emit.hpp"
+#include "attention/core/rng.hpp"
+#include "attention/io/spec.hpp"
+#include "attention/io/trace_json.hpp"
 #include "binding_common.hpp"
 
 namespace {

@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attention/error_json.hpp"
+#include "attention/io/error_json.hpp"
 
-#include "attention/error.hpp"
-#include "attention/spec.hpp"
+#include "attention/core/error.hpp"
+#include "attention/io/spec.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "attention/trainer.hpp"
+#include "attention/train/trainer.hpp"
 #include "binding_common.hpp"
 
 namespace {

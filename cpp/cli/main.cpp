@@ -9,13 +9,13 @@
 
 #include <sys/stat.h>
 
-#include "attention/json_read.hpp"
-#include "attention/limits.hpp"
-#include "attention/numpy_emit.hpp"
-#include "attention/rng.hpp"
-#include "attention/spec.hpp"
-#include "attention/trace_json.hpp"
-#include "attention/trainer.hpp"
+#include "attention/io/json_read.hpp"
+#include "attention/core/limits.hpp"
+#include "attention/io/numpy_emit.hpp"
+#include "attention/core/rng.hpp"
+#include "attention/io/spec.hpp"
+#include "attention/io/trace_json.hpp"
+#include "attention/train/trainer.hpp"
 
 namespace {
 

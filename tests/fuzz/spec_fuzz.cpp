@@ -8,11 +8,11 @@
 #include <cstdlib>
 #include <string>
 
-#include "attention/derivation.hpp"
-#include "attention/entropy.hpp"
-#include "attention/numpy_emit.hpp"
-#include "attention/trace_json.hpp"
-#include "attention/trainer.hpp"
+#include "attention/core/derivation.hpp"
+#include "attention/core/entropy.hpp"
+#include "attention/io/numpy_emit.hpp"
+#include "attention/io/trace_json.hpp"
+#include "attention/train/trainer.hpp"
 
 namespace {
 // Every number in a trace is finite (nlohmann would print NaN and infinity as null).

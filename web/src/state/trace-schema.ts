@@ -9,7 +9,12 @@ export type Mode = 'self' | 'encoder_decoder';
 
 const ENTRIES = SCHEMA as { self: TraceEntry[]; encoder_decoder: TraceEntry[] };
 
-export const entries = (mode: Mode): TraceEntry[] => ENTRIES[mode];
+/** What an entry shown only with some setting is (a step's text speaks of the entries always
+ *  there): said under its matrix. */
+export const captionOf = (mode: Mode, name: string): string => {
+  const e = ENTRIES[mode].find((x) => x.name === name);
+  return e?.when ? e.label : '';
+};
 
 /** The entries a walkthrough step shows, in the schema's order. */
 export const shownIn = (mode: Mode, step: string): string[] => ENTRIES[mode].filter((e) => e.step === step).map((e) => e.name);

@@ -25,7 +25,7 @@ export class Derivation extends LitElement {
     td, th { padding: 1px 8px; text-align: right; }
     tr.me { background: color-mix(in srgb, var(--ap-accent, #e4572e) 18%, transparent); }
     .hint { color: var(--ap-muted, #555); }
-    table.stages th { text-align: left; font-weight: 500; }
+    table.stages th { text-align: left; font-weight: 500; white-space: nowrap; }
     table.stages tr.used td { font-weight: 700; }
   `;
 

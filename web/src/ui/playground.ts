@@ -25,7 +25,7 @@ import './derivation.js';
 import './flow.js';
 import { litCells, type Block } from './lit-cells.js';
 import { unscopedHash, withScope } from '../state/scoped-hash.js';
-import { TOKEN_ROWS } from '../state/trace-schema.js';
+import { TOKEN_ROWS, captionOf } from '../state/trace-schema.js';
 import { splitView, viewHash, type ViewState } from '../state/view-state.js';
 import { specEntries } from '../state/from-spec.js';
 import './decode-stepper.js';
@@ -790,7 +790,7 @@ export class AttentionPlayground extends LitElement {
       case 'arcs': return html`<div class="matrix"><div class="arcs-title">arcs (hover a token)</div><ap-arcs .tokens=${tokens} .weights=${t.weights}></ap-arcs>
         ${this.exportMenu((f, e) => this.exportArcs(f, e), ['png', 'svg'])}</div>`;
       case 'W_q': case 'W_k': case 'W_v': case 'W_o': case 'W_a': case 'W_1': case 'W_2': return this.weightMatrix(key);
-      default: return Object.hasOwn(t, key) ? this.heatmap(key, t[key]) : nothing;
+      default: return Object.hasOwn(t, key) ? this.heatmap(key, t[key], { caption: captionOf('self', key) }) : nothing;
     }
   }
 

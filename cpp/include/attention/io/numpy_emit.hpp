@@ -1,0 +1,13 @@
+#pragma once
+// `attention-cli numpy`: a NumPy-only Python program that rebuilds a spec's trace, so a
+// teacher's notebook shows the very numbers the playground shows. Its variables are named
+// like the trace keys (X, W_q, Q, scores, weights, output ...).
+#include <string>
+
+#include "attention/io/spec.hpp"
+
+namespace attention {
+
+std::string numpy_program(const Spec& spec);
+
+}  // namespace attention

@@ -1,0 +1,122 @@
+#pragma once
+// The spec: the plain settings of one attention computation. The same JSON goes into the
+// CLI, the wasm run(), the URL hash and the element's attributes; `settings()` is the one
+// table of its keys, from which parsing, defaults and the documentation are derived.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "attention/core/error.hpp"
+#include "attention/core/scalar.hpp"
+
+namespace attention {
+
+// per_word (embeddings only): each word's vector from a stream of its own (word_seed.hpp),
+// uniform like np.random.rand; the spec's stream then draws the weights alone.
+enum class Init { uniform, normal, integer, per_word };
+struct InitSpec {
+  Init kind = Init::normal;
+  std::uint64_t high = 0;  // for integer: draws in [0, high)
+};
+
+enum class ScoreKind { dot, scaled_dot, general, additive };
+enum class MaskKind { none, causal, window, causal_window, matrix };
+enum class Mode { self, encoder_decoder, cross };
+// Positions: added to X (sinusoidal; learned in the trainer only), rotating each head's
+// queries and keys (rope), or a bias on the logits (alibi).
+enum class Positional { none, sinusoidal, learned, rope, alibi };
+enum class RopeStyle { interleaved, halves };  // pairs (2i, 2i+1), as RoFormer and Llama; or (i, i + d_k/2), as GPT-NeoX
+
+// Fields read by the settings table's loop have no initialiser here: their defaults are the
+// table's (spec.cpp), written once.
+struct Spec {
+  std::vector<std::string> tokens;
+  std::uint32_t seed{};
+  long d_model = 4;  // sizes: resolved by the parser's named checks, from explicit matrices too
+  long heads = 1;
+  long d_k = 0;  // per head; 0 until resolved
+  long d_v = 0;
+  long d_a = 0;  // hidden width of additive scoring
+  InitSpec embedding_init{Init::uniform, 0};
+  InitSpec weight_init{Init::normal, 0};
+  ScoreKind score{};
+  std::optional<double> scale;  // multiplies the scores; default 1/sqrt(d_k) for scaled_dot
+  double temperature{};
+  MaskKind mask = MaskKind::none;
+  long window = 0;     // window:D and causal_window:D
+  Matrix mask_matrix;  // (n, m) of 0/1 when mask is given as a matrix
+  bool qk_norm{};  // each head's query and key rows over their root mean square
+  Positional positional{};
+  RopeStyle rope_style{};
+  double rope_base{};
+  long kv_heads = 0;             // key/value heads (grouped-query attention); 0 until resolved to heads
+  std::optional<double> softcap;  // logits -> softcap * tanh(logits / softcap)
+  bool decode{};                 // also generate position by position with a KV cache
+  long online_block = 0;         // also run FlashAttention's online softmax over blocks of keys; 0: off
+  bool hard{};
+  bool residual{};
+  bool layer_norm{};
+  Mode mode{};
+
+  // Explicit matrices: when present they replace what the seed generates (the seed's
+  // stream is still drawn in full, so editing one matrix leaves the others unchanged).
+  std::optional<Matrix> X, W_q, W_k, W_v, W_o, W_a, W_1, W_2, v_a, W_c;
+  std::optional<Matrix> decoder_state, annotations;  // (1, d) and (m, d)
+  std::vector<std::string> source_tokens;            // cross: what the keys and values come from
+  std::optional<Matrix> X_source;                    // cross: (m, d)
+};
+
+const char* positional_name(Positional p);
+
+struct Setting;
+
+// How a plain setting's value lives in a Spec: the parser's loop reads it in (the given value, or
+// the row's default), to_json writes it back (null: not written). Settings whose value decides
+// others (the tokens, the sizes, the matrices) have none and are read by named checks.
+struct SpecField {
+  std::function<std::optional<Error>(const nlohmann::json& value, const Setting& row, Spec& spec)> read;
+  std::function<nlohmann::json(const Spec& spec)> write;
+};
+
+// One row of a settings table (the spec's here, the trainer's in trainer.hpp): the parser's
+// ranges and choices, `--help`, the binding's settings() and the page's controls all read it.
+struct Setting {
+  const char* key;
+  const char* kind;        // "string", "integer", "number", "boolean", "enum", "init", "mask", "matrix", ...
+  const char* fallback;    // the default, as JSON text ("" when derived)
+  const char* help;        // one sentence for the CLI usage and the page's tooltip
+  std::vector<std::string> choices = {};  // enum: every value
+  // integer: from min to max; number (a rate, a size): greater than min, at most max. min == max == 0: no range.
+  std::int64_t min = 0, max = 0;
+  const char* modes = "";  // the modes it applies to, comma-separated ("" for every mode)
+  const char* label = "";  // the page's control for it ("": the page shows none)
+  SpecField field = {};    // where the spec keeps it, for the rows the parser reads in a loop
+};
+const std::vector<Setting>& settings();
+const Setting& setting(const std::string& key);  // a row of settings(); the key must be in it
+
+Result<Spec> parse_spec(const nlohmann::json& j);
+
+// parse_spec without the work limit below: for what only draws the spec's parameters and runs
+// no attention (the page reads X for a sentence of any length); it bounds the drawing itself.
+Result<Spec> parse_spec_unbounded(const nlohmann::json& j);
+
+// The numbers a parsed spec works through, counted before any arithmetic: what the size limit
+// is checked against and what the page weighs to compute on the spot or in a worker.
+struct Work {
+  std::size_t pairs;    // grows with tokens x tokens: scores, weights, the mask, decode and online steps
+  std::size_t by_size;  // grows with tokens x d_model: the matrices with a row per token, the weights
+  std::size_t cells() const { return pairs + by_size; }
+};
+Work work_of(const Spec& spec);
+Result<Spec> parse_spec_text(const std::string& text);
+
+// The spec with every default filled in, as JSON: what the trace echoes back.
+nlohmann::json to_json(const Spec& spec);
+
+}  // namespace attention

@@ -1,0 +1,39 @@
+#pragma once
+// The trace contract: spec JSON in, trace JSON out. This is the one entry point the CLI and
+// the wasm binding share, so both print the same trace and the same error messages.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attention/core/error.hpp"
+#include "attention/io/error_json.hpp"
+#include "attention/core/scalar.hpp"
+#include "attention/io/spec.hpp"
+
+namespace attention {
+
+// With `packed`, every matrix and vector of the trace is appended to it (row-major) and the
+// JSON holds {"@": offset, "shape": [rows, cols]} (or [n]) in its place.
+Result<nlohmann::json> run_trace(const Spec& spec, std::vector<double>* packed = nullptr);
+
+// Parses, validates and runs; the error JSON is {"error": {"field": ..., "message": ...}}.
+nlohmann::json run_trace_text(const std::string& spec_text, std::vector<double>* packed = nullptr);
+
+// The spec's parameters as the trace names them, drawn and nothing run: {"tokens", "X" (or
+// "annotations" and "decoder_state"), ["source_tokens", "X_source"], "W_q", ...}.
+nlohmann::json parameters_json(const Spec& spec);
+
+// Parses (without the work limit: nothing is run) and draws; the same error JSON as run_trace_text.
+// The drawing is bounded: a spec drawing more than limits::max_trace_cells numbers is refused.
+nlohmann::json parameters_text(const std::string& spec_text);
+
+// The trace's schemas, {"self": [...], "encoder_decoder": [...]}, a row {name, shape, when, kind,
+// step, label, rows, group, role} per entry: what the page's Trace type and views are written
+// from at build time.
+nlohmann::json trace_schema_json();
+
+nlohmann::json matrix_json(const Matrix& m);   // [[...], ...]
+nlohmann::json vector_json(const Vector& v);   // [...]
+
+}  // namespace attention

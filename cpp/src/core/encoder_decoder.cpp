@@ -1,0 +1,41 @@
+#include "attention/core/encoder_decoder.hpp"
+
+#include "attention/core/attention.hpp"
+#include "attention/core/softmax.hpp"
+
+namespace attention {
+
+template <class T>
+Result<EncoderDecoderTrace<T>> run_encoder_decoder(const Spec& s) {
+  EncoderDecoderTrace<T> t;
+  t.tokens = s.tokens;
+  t.parameters = draw_parameters(s);
+  const Parameters& p = t.parameters;
+  const MatrixT<T> annotations = p.X.cast<T>();          // (m, d)
+  const MatrixT<T> state = p.decoder_state->cast<T>();   // (1, d)
+  t.scale = effective_scale(s);
+
+  const MatrixT<T> scores = score_matrix<T>(s, p, state, annotations) * static_cast<T>(t.scale / s.temperature);  // (1, m)
+  if (!scores.allFinite()) {
+    return error_at(score_overflow_field(s, score_matrix<T>(s, p, state, annotations).allFinite()), "the scores overflow; use smaller values, a smaller scale or a higher temperature");
+  }
+  const MatrixT<T> none;
+  const MatrixT<T> w = s.hard ? hardmax_rows<T>(scores, none, nullptr) : softmax_rows<T>(scores, none, nullptr);
+  t.scores = scores.row(0).transpose();
+  t.weights = w.row(0).transpose();
+  t.weighted = annotations.array().colwise() * t.weights.array();
+  t.context = t.weighted.colwise().sum().transpose();
+  if (!t.weighted.allFinite() || !t.context.allFinite()) return error_at("annotations", "the context vector overflows; use smaller annotations");
+
+  const long d = s.d_model;
+  MatrixT<T> joined(1, 2 * d);  // [context, state]
+  joined << t.context.transpose(), state;
+  t.output = (joined * p.W_c->cast<T>()).array().tanh().transpose();
+  if (!t.output.allFinite()) return error_at("W_c", "the output overflows; use smaller values");
+  return t;
+}
+
+template Result<EncoderDecoderTrace<double>> run_encoder_decoder(const Spec&);
+template Result<EncoderDecoderTrace<float>> run_encoder_decoder(const Spec&);
+
+}  // namespace attention
