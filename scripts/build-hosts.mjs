@@ -42,7 +42,7 @@ attributes; does a module of web/src touch the DOM (document, window, matchMedia
 than when an element is created? ${e.stack ?? e}`);
 }
 
-const attributeOf = (key) => key.replace(/_/g, '-').toLowerCase();  // as web/src/ui/share.ts
+const attributeOf = (key) => key.replace(/_/g, '-').toLowerCase();  // as web/src/ui/shared/share.ts
 // Attributes the element sets on itself (reflected state), not settings to give it.
 const INTERNAL = new Set(['narrow', 'use-hash']);
 // Values of presentation attributes that no table lists (element.d.ts types them).

@@ -37,7 +37,7 @@ await build({
   ...quiet,
   build: {
     outDir: 'build/single', emptyOutDir: true, target: 'es2022', minify: true,
-    lib: { entry: 'web/src/ui/playground.ts', formats: ['es'], fileName: () => 'playground.js' },
+    lib: { entry: 'web/src/ui/pages/playground.ts', formats: ['es'], fileName: () => 'playground.js' },
     rollupOptions: { output: { codeSplitting: false } },
   },
 });

@@ -24,7 +24,7 @@ const WIDTHS = { wide: 1280, narrow: 390 };  // either side of the element's pho
 const FOLD = 1000;  // px from the top: what lies below is not on a first screen, even a tall one
 
 // The page's one HTML escaper, from its TypeScript source.
-const { htmlAttribute } = await importTSTree('web/src/ui/escape.ts');
+const { htmlAttribute } = await importTSTree('web/src/ui/shared/escape.ts');
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 

@@ -1,11 +1,11 @@
-// The page's one number format and its colour scales (web/src/ui/colour.ts), in Node: what a
+// The page's one number format and its colour scales (web/src/ui/shared/colour.ts), in Node: what a
 // learner reads in a cell, a legend, a derivation or an export, and the colour behind it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { importTSTree } from './typescript.mjs';
 import * as tol from '../tolerance.mjs';
 
-const { short, full, tick, diverging, extent, colourOf, divergingColour, ink, viridis, SEQUENTIAL, step } = await importTSTree('web/src/ui/colour.ts');
+const { short, full, tick, diverging, extent, colourOf, divergingColour, ink, viridis, SEQUENTIAL, step } = await importTSTree('web/src/ui/shared/colour.ts');
 
 test('short: 3 significant digits with a leading zero, the true minus, exponents only when tiny or huge', () => {
   const cases = [

@@ -11,7 +11,7 @@ import * as tol from '../tolerance.mjs';
 import { importTSTree } from './typescript.mjs';
 
 const core = await load();
-const { SEQUENTIAL, colourOf, diverging, extent, full, short } = await importTSTree('web/src/ui/colour.ts');
+const { SEQUENTIAL, colourOf, diverging, extent, full, short } = await importTSTree('web/src/ui/shared/colour.ts');
 let env;
 before(async () => { env = await start(); });
 after(async () => { await env?.stop(); });

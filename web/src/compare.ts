@@ -1,1 +1,1 @@
-import './ui/compare.js';
+import './ui/pages/compare.js';

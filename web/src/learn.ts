@@ -1,1 +1,1 @@
-import './ui/trainer.js';
+import './ui/pages/trainer.js';

@@ -8,4 +8,4 @@
 import './core/early.js';
 
 await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted, 0)));
-await import('./ui/playground.js');
+await import('./ui/pages/playground.js');

@@ -2,7 +2,7 @@
 // written as the cells write them, full precision on hover. Rows and columns are numbered from
 // 0, as the heatmaps' headers and NumPy number them.
 import { LitElement, css as style, html, nothing } from 'lit';
-import { full, short } from './colour.js';
+import { full, short } from '../shared/colour.js';
 
 /** A number as the cells show it, its full precision on hover. */
 const num = (v: number) => html`<span class="n" title=${full(v)}>${short(v)}</span>`;

@@ -4,10 +4,10 @@
 // key/value comparison builds its shared heads from the multi-head side's own matrices, and the
 // online one draws its sides from the trace's `online` blocks (o / l after the last block).
 import { html, type TemplateResult } from 'lit';
-import type { State } from '../state/settings.js';
-import type { OnlineBlock } from '../core/attention.js';
-import { SEQUENTIAL, diverging, extent, short } from './colour.js';
-import './heatmap.js';
+import type { State } from '../../state/settings.js';
+import type { OnlineBlock } from '../../core/attention.js';
+import { SEQUENTIAL, diverging, extent, short } from '../shared/colour.js';
+import '../views/heatmap.js';
 
 type Trace = Record<string, any>;
 type Matrix = number[][];

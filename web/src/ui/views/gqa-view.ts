@@ -5,7 +5,7 @@
 // display arithmetic on the spec's widths; no attention is computed here.
 import { css, html, svg } from 'lit';
 import type { Trace } from './draw.js';
-import type { KvCost } from '../core/attention.js';
+import type { KvCost } from '../../core/attention.js';
 
 const GAP = 46, TOP = 22, BOTTOM = 92;
 

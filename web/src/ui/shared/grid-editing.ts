@@ -7,7 +7,7 @@
 // selects it. A block pasted into a cell (lines of numbers, or a JSON array of arrays) fills the
 // matrix from there: what fits is applied and a note says how many rows and columns did not.
 import { css, type ReactiveController, type ReactiveControllerHost } from 'lit';
-import { fit, readPasted } from '../state/pasted.js';
+import { fit, readPasted } from '../../state/pasted.js';
 
 export interface EditableGrid extends ReactiveControllerHost, HTMLElement {
   key: string;

@@ -5,9 +5,9 @@
 // dozen tokens, each token keeps its strongest lines only: thousands of SVG lines would cost
 // more per keystroke than everything else on the page, and could not be told apart anyway.
 import { css as style, html, svg, nothing } from 'lit';
-import { short } from './colour.js';
-import { DeferredElement } from './deferred.js';
-import { clip } from './clip.js';
+import { short } from '../shared/colour.js';
+import { DeferredElement } from '../shared/deferred.js';
+import { clip } from '../shared/clip.js';
 
 export const PALETTE = ['#3b6fb6', '#d1495b', '#2e933c', '#b8860b', '#7a4fb3', '#0f8b8d', '#c2571a', '#5c5c5c'];
 const ALL_LINES_UP_TO = 24;  // tokens; beyond, each token and head keeps its STRONGEST lines

@@ -3,7 +3,7 @@
 // W_k and W_v; Q, K and V and their stages; X with its positional encoding). The scores of every
 // head share one too. Weights and the mask are drawn over 0 to 1.
 import { SEQUENTIAL, diverging, extent, type Scale } from './colour.js';
-import { GROUP_OF } from '../state/trace-schema.js';
+import { GROUP_OF } from '../../state/trace-schema.js';
 
 type Trace = Record<string, any>;
 

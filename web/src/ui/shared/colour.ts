@@ -9,7 +9,7 @@
 // own diverging ramp (0 is light grey on a light page, dark grey on a dark one); viridis reads
 // on both.
 
-import { PACKED, type Packed } from '../core/packed.js';
+import { PACKED, type Packed } from '../../core/packed.js';
 
 export type RGB = [number, number, number];
 export type Scheme = 'light' | 'dark';

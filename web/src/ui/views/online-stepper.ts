@@ -4,10 +4,10 @@
 // and o / l, whose difference from the head's output (trace.heads) shrinks to 0 at the last
 // block. The only arithmetic here is that difference (o / l is the core's), to show the convergence.
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import { diverging, extent, full, short, type Scale } from './colour.js';
+import { diverging, extent, full, short, type Scale } from '../shared/colour.js';
 import { Stepper, stepperBar, STEPPER_STYLES } from './stepper.js';
 import './heatmap.js';
-import type { OnlineBlock } from '../core/attention.js';
+import type { OnlineBlock } from '../../core/attention.js';
 
 type Matrix = number[][];
 type Trace = Record<string, any>;

@@ -2,7 +2,7 @@
 // Q times the row of K (the head's block of columns; the key's block is its key/value group's),
 // a weight is that and the whole row of scores, an output cell is its row of weights times the
 // column of V (or its row of concat times the column of W_o, with several heads).
-import { stagesOf } from '../state/trace-schema.js';
+import { stagesOf } from '../../state/trace-schema.js';
 
 /** Rows [r0, r1) by columns [c0, c1) of one matrix. */
 export type Block = [number, number, number, number];

@@ -1,7 +1,7 @@
 // Share and Embed for every element of the page: the link of the current state, an <iframe>
 // snippet and an element snippet, copied when the page may use the clipboard. Every value in a
 // snippet goes through htmlAttribute(): a sentence, a matrix or a link may hold anything.
-import type { SettingDef, State } from '../state/settings.js';
+import type { SettingDef, State } from '../../state/settings.js';
 import { htmlAttribute, httpURL } from './escape.js';
 import { clip } from './clip.js';
 

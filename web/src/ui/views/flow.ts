@@ -5,9 +5,9 @@
 // lengths of the bars are worked out here, for display. It draws only while on screen: a
 // page that never scrolls to it never pays for it.
 import { LitElement, css as style, html, nothing, type TemplateResult } from 'lit';
-import { SEQUENTIAL, diverging, full, short, swatchOf } from './colour.js';
-import { clip } from './clip.js';
-import { scoredRows } from '../state/trace-schema.js';
+import { SEQUENTIAL, diverging, full, short, swatchOf } from '../shared/colour.js';
+import { clip } from '../shared/clip.js';
+import { scoredRows } from '../../state/trace-schema.js';
 
 type Json = Record<string, any>;
 type Matrix = number[][];

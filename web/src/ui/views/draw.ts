@@ -2,7 +2,7 @@
 // the selected cell, the highlight of the hovered step and its colour scale), so a view of
 // RoPE, ALiBi or cross-attention lays out numbers without owning any of that.
 import type { TemplateResult } from 'lit';
-import type { Scale } from './colour.js';
+import type { Scale } from '../shared/colour.js';
 
 export type Matrix = number[][];
 

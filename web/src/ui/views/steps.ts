@@ -3,7 +3,7 @@
 // What a step shows is the core's to say: every entry of the trace schema under the step's id,
 // so an entry the core adds appears in its step with no code here; a step adds only its views
 // (pictures that are no one entry), and the entries those draw in their own way.
-import { shownIn, type Mode } from '../state/trace-schema.js';
+import { shownIn, type Mode } from '../../state/trace-schema.js';
 
 export interface Step {
   id: string;

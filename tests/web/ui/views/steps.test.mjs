@@ -2,9 +2,9 @@
 // drew when the lists were written by hand, in the same order, and the views beside them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { importTSTree } from '../../e2e/typescript.mjs';
+import { importTSTree } from '../../../e2e/typescript.mjs';
 
-const { SELF_STEPS, ENCODER_DECODER_STEPS } = await importTSTree('web/src/ui/steps.ts');
+const { SELF_STEPS, ENCODER_DECODER_STEPS } = await importTSTree('web/src/ui/views/steps.ts');
 const shows = (steps) => Object.fromEntries(steps.map((s) => [s.id, s.shows]));
 
 test('each self-attention step shows its entries of the schema, then its views', () => {

@@ -4,13 +4,13 @@
 // multiply-adds with the cache and without it. Every number is the core's, the costs too (the
 // trace's running counts after each step).
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import { SEQUENTIAL, diverging, extent, short, type Scale } from './colour.js';
+import { SEQUENTIAL, diverging, extent, short, type Scale } from '../shared/colour.js';
 import { Stepper, stepperBar, STEPPER_STYLES } from './stepper.js';
 import './heatmap.js';
 
 type Matrix = number[][];
 export interface DecodeStep { t: number; k_cache: Matrix; v_cache: Matrix; scores: Matrix; weights: Matrix; output: number[] }
-import type { DecodeCost } from '../core/attention.js';
+import type { DecodeCost } from '../../core/attention.js';
 type Trace = Record<string, any>;
 
 const count = (v: number) => v.toLocaleString('en');

@@ -4,7 +4,7 @@
 // shows the points up to it. The SVG is one image whose label the caller
 // writes to say what it shows now (the latest loss and accuracy, say).
 import { css, html, svg, nothing, type TemplateResult } from 'lit';
-import { tick } from './colour.js';
+import { tick } from '../shared/colour.js';
 
 export interface Series {
   label: string;

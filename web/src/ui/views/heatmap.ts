@@ -4,10 +4,10 @@
 // alternative is the table itself) with one roving tab stop and arrow keys; past a few
 // thousand cells it draws on a canvas instead of creating a DOM node per cell.
 import { css as style, html, nothing, type PropertyValues } from 'lit';
-import { SEQUENTIAL, bytes, diverging, extent, gradientStyle, short, full, swatchOf, type Scale, type Scheme } from './colour.js';
-import { DeferredElement } from './deferred.js';
-import { PACKED, type Packed } from '../core/packed.js';
-import { EDITING_STYLES, GridEditor } from './grid-editing.js';
+import { SEQUENTIAL, bytes, diverging, extent, gradientStyle, short, full, swatchOf, type Scale, type Scheme } from '../shared/colour.js';
+import { DeferredElement } from '../shared/deferred.js';
+import { PACKED, type Packed } from '../../core/packed.js';
+import { EDITING_STYLES, GridEditor } from '../shared/grid-editing.js';
 
 const CANVAS_CELLS = 576;  // 24 x 24: beyond it, DOM cells cost more than they show
 // A picture past 256 x 256 takes tens of milliseconds to paint: each is painted in a task of its

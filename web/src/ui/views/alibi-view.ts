@@ -3,7 +3,7 @@
 // corners are read against a gentle head's pale ones. Masked cells are hatched as in the scores:
 // their bias is computed but never reaches the softmax.
 import { html } from 'lit';
-import { diverging, extent, full } from './colour.js';
+import { diverging, extent, full } from '../shared/colour.js';
 import type { DrawHeatmap, Trace } from './draw.js';
 
 export function alibiSlopes(t: Trace, draw: DrawHeatmap) {

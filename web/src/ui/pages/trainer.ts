@@ -3,16 +3,16 @@
 // settings and play/pause/step, and draws what comes back: the loss and accuracy curves, and
 // the attention weights of one held-out example, every head, as they organise themselves.
 import { css as style, html, nothing } from 'lit';
-import type { TaskInfo, TrainingSnapshot } from '../core/attention.js';
-import { startTraining, type TrainingReply, type TrainingRun, type TrainingStop } from '../core/training.js';
-import type { SettingDef } from '../state/settings.js';
-import { STEPS_PER_SECOND, TRAINING, toTraining } from '../state/training.js';
-import { THEME } from './theme.js';
-import { settingControl } from './control.js';
-import { TableElement } from './table-element.js';
-import { lineChart, CHART_STYLES } from './chart.js';
-import { SEQUENTIAL, short } from './colour.js';
-import './heatmap.js';
+import type { TaskInfo, TrainingSnapshot } from '../../core/attention.js';
+import { startTraining, type TrainingReply, type TrainingRun, type TrainingStop } from '../../core/training.js';
+import type { SettingDef } from '../../state/settings.js';
+import { STEPS_PER_SECOND, TRAINING, toTraining } from '../../state/training.js';
+import { THEME } from '../shared/theme.js';
+import { settingControl } from '../shared/control.js';
+import { TableElement } from '../shared/table-element.js';
+import { lineChart, CHART_STYLES } from '../views/chart.js';
+import { SEQUENTIAL, short } from '../shared/colour.js';
+import '../views/heatmap.js';
 
 // One press of Play runs at most this many steps, so an embedded trainer never spins forever;
 // before that it pauses by itself once the model has learned the task or the loss stopped

@@ -3,10 +3,10 @@
 // weighs, the picture of a translation model's alignment; and, step by step, what changes
 // when the keys and values come from another sentence.
 import { css as style, html, svg, nothing } from 'lit';
-import { short } from './colour.js';
-import { DeferredElement } from './deferred.js';
+import { short } from '../shared/colour.js';
+import { DeferredElement } from '../shared/deferred.js';
 import { PALETTE, stroke } from './arcs.js';
-import { clip } from './clip.js';
+import { clip } from '../shared/clip.js';
 
 const COLUMN = 74, TOP = 18, GAP = 120;
 const ALL_LINES_UP_TO = 24;  // tokens; beyond, each target token keeps its strongest lines

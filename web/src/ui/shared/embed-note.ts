@@ -1,7 +1,7 @@
 // What the Embed step says about where X's numbers come from. A learner expects "dog" and
 // "cat" to give different numbers; with vectors handed out by order of first appearance they
 // give the same ones, and nothing on screen would say so.
-import type { Spec } from '../core/attention.js';
+import type { Spec } from '../../core/attention.js';
 
 /** The line under X, or '' when the rows are the learner's own. */
 export function embeddingNote(spec: Spec): string {

@@ -3,7 +3,7 @@
 // row's help (shown while the control is hovered or focused, and read as its description) and
 // the message beside it when its value is refused.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { SettingDef } from '../state/settings.js';
+import type { SettingDef } from '../../state/settings.js';
 
 export interface ControlOptions {
   value: string | number | boolean;

@@ -5,16 +5,16 @@
 // the online softmax). Every trace comes from the core; this element only lays them out and
 // subtracts.
 import { css as style, html, nothing } from 'lit';
-import { load, type AttentionCore, type EntropyCurve, type SelfTrace, type Spec } from '../core/attention.js';
-import { SETTINGS, toSpec, type SettingDef, type State } from '../state/settings.js';
-import { THEME } from './theme.js';
-import { large, traceOf } from '../core/background.js';
-import { settingControl } from './control.js';
-import { TableElement } from './table-element.js';
-import { lineChart, CHART_STYLES } from './chart.js';
-import { SEQUENTIAL, diverging, extent, short, type Scale } from './colour.js';
+import { load, type AttentionCore, type EntropyCurve, type SelfTrace, type Spec } from '../../core/attention.js';
+import { SETTINGS, toSpec, type SettingDef, type State } from '../../state/settings.js';
+import { THEME } from '../shared/theme.js';
+import { large, traceOf } from '../../core/background.js';
+import { settingControl } from '../shared/control.js';
+import { TableElement } from '../shared/table-element.js';
+import { lineChart, CHART_STYLES } from '../views/chart.js';
+import { SEQUENTIAL, diverging, extent, short, type Scale } from '../shared/colour.js';
 import { CURRENT_AXES, type CurrentAxis, type Side } from './compare-current.js';
-import './heatmap.js';
+import '../views/heatmap.js';
 
 type Axis = 'scaling' | 'mask' | 'attention' | 'heads' | keyof typeof CURRENT_AXES;
 

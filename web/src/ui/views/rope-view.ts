@@ -3,7 +3,7 @@
 // under them says why the scores then depend on the positions only through i − j, with the
 // angles of this sentence.
 import { css, html, nothing } from 'lit';
-import { diverging, extent, short } from './colour.js';
+import { diverging, extent, short } from '../shared/colour.js';
 import type { DrawHeatmap, Trace } from './draw.js';
 
 /** rope_angles: position x pair, in radians. */
