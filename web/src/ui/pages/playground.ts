@@ -1,7 +1,7 @@
 // <attention-playground>: the whole playground as one element. It owns the state (one table
 // of settings, see state/settings.ts), asks the core for a trace on every change, and draws
 // the walkthrough. It computes no attention math itself.
-import { LitElement, css as style, html, nothing, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { load, type AttentionCore, type Spec } from '../../core/attention.js';
 import { PACKED, lazyRows, type Packed } from '../../core/packed.js';
 import { keepUnchanged } from '../../core/unchanged.js';
@@ -11,9 +11,8 @@ import { PRESETS, type Preset } from '../../state/presets.js';
 import { ENCODER_DECODER_STEPS, SELF_STEPS, type Step } from '../views/steps.js';
 import { diverging, extent, full, short, type Scale } from '../shared/colour.js';
 import { scaleOf } from '../shared/ranges.js';
-import { THEME } from '../shared/theme.js';
 import { refusal, settingControl } from '../shared/control.js';
-import { LINK_LIMIT, attributeOf, copyText, elementSnippet, iframeSnippet, urlAttribute } from '../shared/share.js';
+import { attributeOf, copyText, elementSnippet, iframeSnippet, refusedURLs, scriptOf, tooLong, urlAttribute } from '../shared/share.js';
 import { TITLE_BAND, download, standaloneSVG, svgToPNG, toCSV, toJSON, toPNG, toSVG, type MatrixData } from '../shared/export.js';
 import { clip } from '../shared/clip.js';
 import { fitRows, ownRows, type Fitted, type OwnRows } from '../../state/rows.js';
@@ -31,10 +30,11 @@ import { specEntries } from '../../state/from-spec.js';
 import '../views/decode-stepper.js';
 import '../views/online-stepper.js';
 import type { DrawHeatmap } from '../views/draw.js';
-import { ROPE_STYLES, ropeAngles, ropePairs } from '../views/rope-view.js';
+import { ropeAngles, ropePairs } from '../views/rope-view.js';
 import { alibiBias, alibiSlopes } from '../views/alibi-view.js';
-import { GQA_STYLES, gqaCosts, gqaDiagram } from '../views/gqa-view.js';
-import { CROSS_STYLES, crossNote } from '../views/cross-view.js';
+import { gqaCosts, gqaDiagram } from '../views/gqa-view.js';
+import { crossNote } from '../views/cross-view.js';
+import { PLAYGROUND_STYLES } from './playground-styles.js';
 
 type Json = Record<string, any>;
 type Matrix = number[][];
@@ -553,11 +553,6 @@ export class AttentionPlayground extends LitElement {
     return url.href;
   }
 
-  /** What Share and Embed say of an address attribute they refused, or ''. */
-  private refusedURLs(): string {
-    return (['share-url', 'script-url'] as const).map((n) => urlAttribute(this, n).problem).filter(Boolean).map((p) => `${p}. `).join('');
-  }
-
   /** Whether Embed may write an <iframe>: there is a page that is the playground to frame. */
   private framable(): boolean {
     return this.useHash || Boolean(urlAttribute(this, 'share-url').url);
@@ -575,26 +570,13 @@ export class AttentionPlayground extends LitElement {
       const v = this.getAttribute(name);
       return v === null || (name === 'theme' && v === 'auto') ? [] : [[name, v]];
     });
-    const script = urlAttribute(this, 'script-url').url ?? this.scriptURL();
-    return elementSnippet('attention-playground', script, SETTINGS, this.state, [...shown, ...matrices]);
-  }
-
-  /** The address of this script: the page's own <script> of it, or beside the page. */
-  private scriptURL(): string {
-    const tag = Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]')).find((s) => /attention-playground[^/]*\.js([?#]|$)/.test(s.src));
-    return tag?.src ?? new URL('./attention-playground.js', document.baseURI).href;
-  }
-
-  /** Why a link this long would not open, or '' when it would. */
-  private tooLong(url: string): string {
-    if (url.length <= LINK_LIMIT) return '';
-    return `The link would be ${url.length.toLocaleString('en')} characters long (your matrices are in it), and browsers and servers cut links past ${LINK_LIMIT.toLocaleString('en')}, so it would not open.`;
+    return elementSnippet('attention-playground', scriptOf(this), SETTINGS, this.state, [...shown, ...matrices]);
   }
 
   private async share() {
     const url = this.link();
     this.numpyText = '';
-    const long = this.tooLong(url);
+    const long = tooLong(url);
     this.offerSpec = Boolean(long);
     if (long) {
       this.shareText = '';
@@ -602,12 +584,12 @@ export class AttentionPlayground extends LitElement {
       return;
     }
     this.shareText = url;
-    this.note = this.refusedURLs() + ((await copyText(url)) ? 'Link copied.' : 'Copy the link below.');
+    this.note = refusedURLs(this) + ((await copyText(url)) ? 'Link copied.' : 'Copy the link below.');
   }
 
   private async embed() {
     const url = this.link();
-    const long = this.tooLong(url);
+    const long = tooLong(url);
     // An <iframe> needs a page that is the playground (this one on the full page, or share-url),
     // and a link that opens: otherwise it would frame a blog post or an error page.
     const framed = !long && this.framable();
@@ -615,7 +597,7 @@ export class AttentionPlayground extends LitElement {
     this.numpyText = '';
     this.offerSpec = false;
     const copied = await copyText(this.shareText);
-    this.note = this.refusedURLs() + (long ? `${long} ${copied ? 'The element snippet was copied' : 'Copy the element snippet below'}: it holds the matrices itself.`
+    this.note = refusedURLs(this) + (long ? `${long} ${copied ? 'The element snippet was copied' : 'Copy the element snippet below'}: it holds the matrices itself.`
       : framed ? (copied ? 'Embed snippets copied: an <iframe>, or the element itself.' : 'Copy a snippet below.')
       : `${copied ? 'The element snippet was copied' : 'Copy the element snippet below'}. (For an <iframe> too, give this element share-url: the address of a hosted playground page.)`);
   }
@@ -999,89 +981,7 @@ export class AttentionPlayground extends LitElement {
     </div></slot>`;
   }
 
-  static styles = [THEME, ROPE_STYLES, GQA_STYLES, CROSS_STYLES, style`
-    /* The element lays out by its own width (a 700 px column of a wide screen is narrow), so the
-       frame is the container its layout asks about. */
-    .frame { container-type: inline-size; }
-    .presets { display: flex; flex-wrap: wrap; gap: 0.4rem; }
-    /* On a phone the examples are one labelled list, so the results stay on the first screen. */
-    .presets.picker { display: flex; align-items: center; gap: 0.5rem; font-size: 0.85rem; font-weight: 600; }
-    .presets.picker select { font: inherit; font-weight: 400; min-width: 0; flex: 1; max-width: 20rem; padding: 0.2rem 0.3rem;
-      color: var(--ap-fg); background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 6px; }
-    .layout { display: grid; grid-template-columns: 260px minmax(0, 1fr); }
-    .layout.page { min-height: calc(100vh - 60px); }  /* the full-window page; an embedded element is as tall as what it shows */
-    .controls { padding: 0.8rem 1rem; border-right: 1px solid var(--ap-line); display: flex; flex-direction: column; gap: 0.55rem; }
-    .views { padding: 0.8rem 1rem; min-width: 0; }
-    .layout.page .views { padding-bottom: 3rem; }
-    .busy { margin: 0 0 0.4rem; }
-    .busy:empty { margin: 0; }
-    .tokens { display: flex; flex-wrap: wrap; gap: 0.3rem; margin-bottom: 0.8rem; }
-    /* a long text's chips scroll in five lines rather than push every matrix off the first screen */
-    .tokens[part='tokens'] { max-height: 9.5rem; overflow-y: auto; padding: 2px; }
-    .more { font-size: 0.8rem; color: var(--ap-muted); margin: -0.4rem 0 0.8rem; }
-    .more input { width: 5.5em; font: inherit; color: var(--ap-fg); background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 6px; padding: 0.1rem 0.3rem; }
-    .more input[aria-invalid='true'] { border-color: var(--ap-error); }
-    .token { font-family: var(--ap-mono); font-size: 0.85rem; background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 6px; padding: 0.1rem 0.45rem; }
-    .tokens .what { font-size: 0.8rem; font-weight: 600; color: var(--ap-muted); align-self: center; }
-    button.token[aria-pressed='true'] { background: var(--ap-fg); color: var(--ap-bg); border-color: var(--ap-fg); }
-    .views > .hint { margin: 0 0 0.6rem; }
-    .close { float: right; margin-left: 0.5rem; }
-    /* The derivation stands beside the matrices it explains on a wide element, under them on a
-       narrow one, and in a sheet over the bottom of a phone's screen (the page then moves so
-       the clicked cell stays above it). It never covers the cells it lights up. */
-    .derivation { background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 10px; padding: 0.6rem 0.9rem; margin-top: 0.8rem; overflow: auto; }
-    .step.deriving { content-visibility: visible; }  /* containment would hold the sheet inside the card */
-    @container (width >= 760px) {
-      .body.deriving { display: grid; grid-template-columns: minmax(0, 1fr) minmax(16rem, 24rem); gap: 1rem; align-items: start; }
-      .body.deriving > .derivation { margin-top: 0; position: sticky; top: 0.5rem; max-height: calc(100vh - 1rem); }
-    }
-    @media (max-width: 600px) {
-      .derivation { position: fixed; left: 0; right: 0; bottom: 0; z-index: 5; margin: 0; max-height: 45vh; border-radius: 14px 14px 0 0;
-        box-shadow: 0 -4px 18px rgb(0 0 0 / 0.3); padding-bottom: 1rem; }
-      .step.deriving { margin-bottom: 48vh; }  /* room to scroll the clicked cell above the sheet */
-    }
-    .step { background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 12px; padding: 0.7rem 1rem 0.9rem; margin-bottom: 0.9rem;
-      content-visibility: auto; contain-intrinsic-size: auto 420px; }  /* steps off screen skip layout and paint */
-    .step.alone { content-visibility: visible; }  /* the whole embed: laid out at once, so the article under it does not move */
-    .step h2 { font-size: 1.05rem; margin: 0 0 0.2rem; display: flex; align-items: center; gap: 0.5rem; }
-    .num { display: inline-grid; place-items: center; width: 1.6em; height: 1.6em; border-radius: 50%; background: var(--ap-fg); color: var(--ap-bg); font-size: 0.8rem; font-weight: 600; }
-    .formula { font-family: var(--ap-mono); font-size: 0.85rem; margin: 0.2rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }
-    .about { margin: 0.2rem 0 0.6rem; max-width: 70ch; color: var(--ap-muted); }
-    .fact { font-family: var(--ap-mono); font-size: 0.85rem; }
-    .matrices { display: flex; flex-wrap: wrap; gap: 0.8rem 1.2rem; align-items: flex-start; }
-    .matrix { max-width: 100%; }
-    .arcs-title { font: 600 0.85rem var(--ap-mono); }
-    .stale { opacity: 0.45; }
-    .tools { display: flex; gap: 0.4rem; margin-left: auto; }
-    .views > .tools { margin: 0 0 0.5rem; justify-content: flex-end; }
-    details.export { font-size: 0.8rem; margin-top: 2px; }
-    details.export summary { cursor: pointer; color: var(--ap-muted); width: max-content; }
-    details.export button { margin: 2px 2px 0 0; }
-    .layout.bare { grid-template-columns: minmax(0, 1fr); }
-    :host([compact]) .layout { min-height: 0; grid-template-columns: minmax(0, 1fr); }
-    :host([compact]) .controls { border-right: none; border-bottom: 1px solid var(--ap-line); display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 0.4rem 0.8rem; }
-    :host([compact]) .control.text { grid-column: 1 / -1; }
-    :host([compact]) .about { display: none; }
-    :host([compact]) .views { padding: 0.6rem; }
-    .embed-note { max-width: 70ch; margin: 0.5rem 0 0; }
-    /* Beside the sidebar, the help covers the results for a moment rather than the next control. */
-    @container (width >= 760px) {
-      :host(:not([compact])) .controls > .control .help { left: calc(100% + 1.2rem); right: auto; top: auto; bottom: 0; width: 16rem; }
-    }
-    details.settings > summary { cursor: pointer; font-weight: 600; font-size: 0.9rem; padding: 0.2rem 0; width: max-content; }
-    /* Narrower than NARROW: the results first, the settings above them (folded, by script). */
-    @container (width < 760px) {
-      .layout { grid-template-columns: minmax(0, 1fr); min-height: 0; }
-      .layout.page { min-height: 0; }
-      .controls { border-right: none; border-bottom: 1px solid var(--ap-line); display: flex; flex-direction: column; gap: 0.4rem; padding: 0.6rem 0.7rem; }
-      .fold { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0.55rem 0.8rem; padding: 0.4rem 0 0.3rem; }
-      .fold .control.text { grid-column: 1 / -1; }
-      .header { padding: 0.5rem 0.7rem; }
-      .views { padding: 0.6rem; }
-      .layout.page .views { padding-bottom: 2rem; }
-      .step { padding: 0.6rem 0.7rem 0.8rem; }
-    }
-  `];
+  static styles = PLAYGROUND_STYLES;
 }
 
 customElements.get('attention-playground') || customElements.define('attention-playground', AttentionPlayground);

@@ -44,3 +44,22 @@ export function urlAttribute(el: Element, name: 'share-url' | 'script-url'): { u
   return url ? { url, problem: null }
     : { url: null, problem: `${name}="${clip(text, 40)}" is not an http(s) or relative address, so it was not used` };
 }
+
+/** What Share and Embed say of the address attributes they refused, or ''. */
+export const refusedURLs = (el: Element): string => (['share-url', 'script-url'] as const)
+  .map((n) => urlAttribute(el, n).problem).filter(Boolean).map((p) => `${p}. `).join('');
+
+/** The script an element snippet loads: the embedder's script-url, else the page's own <script>
+ *  of the elements, else the file beside the page. */
+export function scriptOf(el: Element): string {
+  const given = urlAttribute(el, 'script-url').url;
+  if (given) return given;
+  const tag = Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]')).find((s) => /attention-playground[^/]*\.js([?#]|$)/.test(s.src));
+  return tag?.src ?? new URL('./attention-playground.js', document.baseURI).href;
+}
+
+/** Why a link this long would not open, or '' when it would. */
+export function tooLong(url: string): string {
+  if (url.length <= LINK_LIMIT) return '';
+  return `The link would be ${url.length.toLocaleString('en')} characters long (your matrices are in it), and browsers and servers cut links past ${LINK_LIMIT.toLocaleString('en')}, so it would not open.`;
+}

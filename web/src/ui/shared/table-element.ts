@@ -6,7 +6,7 @@
 import { LitElement, type PropertyDeclarations } from 'lit';
 import { fromHash, parseValue, readEntries, startFrom, toHash, type Reading, type SettingDef, type State } from '../../state/settings.js';
 import { refusal } from './control.js';
-import { attributeOf, copyText, elementSnippet, iframeSnippet, urlAttribute } from './share.js';
+import { attributeOf, copyText, elementSnippet, iframeSnippet, refusedURLs, scriptOf } from './share.js';
 
 export abstract class TableElement extends LitElement {
   static properties: PropertyDeclarations = {
@@ -109,10 +109,8 @@ export abstract class TableElement extends LitElement {
   }
 
   protected async embed() {
-    const { url, problem } = urlAttribute(this, 'script-url');
-    const script = url ?? new URL('./attention-playground.js', document.baseURI).href;
     const title = this.shadowRoot?.querySelector('.title')?.textContent ?? this.kind.tag;
-    this.shareText = `${iframeSnippet(this.link(), title, this.kind.frameHeight)}\n\n${elementSnippet(this.kind.tag, script, this.kind.table, this.state)}`;
-    this.note = (problem ? `${problem}. ` : '') + ((await copyText(this.shareText)) ? 'Embed snippets copied: an <iframe>, or the element itself.' : 'Copy a snippet below.');
+    this.shareText = `${iframeSnippet(this.link(), title, this.kind.frameHeight)}\n\n${elementSnippet(this.kind.tag, scriptOf(this), this.kind.table, this.state)}`;
+    this.note = refusedURLs(this) + ((await copyText(this.shareText)) ? 'Embed snippets copied: an <iframe>, or the element itself.' : 'Copy a snippet below.');
   }
 }
