@@ -1,7 +1,7 @@
 // Writes web/first-screen.html: the page's default first screen as static HTML, which the page
 // (vite.config.js) puts inside its <attention-playground> so that the browser paints the
 // numbers before any of the page's code has arrived. The element shows it in its place until
-// its own first trace replaces it (ui/playground.ts).
+// its own first trace replaces it (ui/pages/playground.ts).
 //
 // It is the live element serialized: its shadow root, and each element's within it, become
 // declarative shadow roots (<template shadowrootmode>) holding the rules of the element's styles

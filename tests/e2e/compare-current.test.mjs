@@ -1,4 +1,4 @@
-// The comparisons of current models' attention (ui/compare-current.ts): sinusoidal against RoPE,
+// The comparisons of current models' attention (ui/pages/compare-current.ts): sinusoidal against RoPE,
 // MHA against GQA against MQA, the standard softmax against the online one. Every side equals
 // run(spec) of its settings, and each opens from the link Share gives.
 import { test, before, after } from 'node:test';

@@ -1,4 +1,4 @@
-// Compare side by side (ui/compare.ts): opened from a URL, each side equals run(spec) of its
+// Compare side by side (ui/pages/compare.ts): opened from a URL, each side equals run(spec) of its
 // settings, the difference is right minus left, and the scaling view plots the entropy.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -15,7 +15,7 @@ async function source(path) {
   return import(`data:text/javascript;charset=utf-8,${encodeURIComponent(`${js}\n// copy ${++copies}`)}`);
 }
 
-const { htmlAttribute, xmlText, xmlChars, csvText, httpURL } = await source('ui/escape.ts');
+const { htmlAttribute, xmlText, xmlChars, csvText, httpURL } = await source('ui/shared/escape.ts');
 const { readMatrix } = await source('state/matrix.ts');
 
 const HOSTILE = [`"'><script>alert(document.domain)</script><x y='"`, `4' onmouseover='alert(1)`, `" onerror="x`, '&amp;&lt;', '</textarea>'];
@@ -67,14 +67,14 @@ test('a CSV text cell is quoted and a leading formula character disarmed', () =>
 
 test('labels are cut between graphemes, or between code points without Intl.Segmenter', async () => {
   const family = '👩‍👩‍👧‍👦';
-  const { clip } = await source('ui/clip.ts');
+  const { clip } = await source('ui/shared/clip.ts');
   assert.equal(clip(`${family}${family}${family}`, 2), `${family}${family}`);
   assert.equal(clip('abc', 10), 'abc');
   assert.equal(clip('🙂'.repeat(12), 10), '🙂'.repeat(10));
   const segmenter = Intl.Segmenter;
   delete Intl.Segmenter;
   try {
-    const { clip: byCodePoint } = await source('ui/clip.ts');
+    const { clip: byCodePoint } = await source('ui/shared/clip.ts');
     assert.equal(byCodePoint('🙂'.repeat(12), 10), '🙂'.repeat(10));
     assert.equal(byCodePoint('a🙂🙂', 2), 'a🙂');  // .slice(0, 2) would leave half an emoji
   } finally {

@@ -1,4 +1,4 @@
-// The decoding stepper and the online-softmax stepper (ui/decode-stepper.ts, online-stepper.ts):
+// The decoding stepper and the online-softmax stepper (ui/views/decode-stepper.ts, online-stepper.ts):
 // they step, play and pause, and every number they show is the trace's own.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Watch it learn (ui/trainer.ts): training runs in a worker, the loss falls, the same seed
+// Watch it learn (ui/pages/trainer.ts): training runs in a worker, the loss falls, the same seed
 // gives the same run, and bad settings get a message beside their control.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -4,18 +4,13 @@
 import type { Spec } from '../core/attention.js';
 
 /** [key, text, name] entries for readEntries(): the spec keys the table knows by their own
- *  name, `mask: "window:D"` as the mask and its window, matrices as JSON. `layer_norm` is not
- *  one of them: it follows `residual`, as the control sets both. */
+ *  name (readEntries reads `mask: "window:D"` as the mask and its window), matrices as JSON.
+ *  `layer_norm` is not one of them: it follows `residual`, as the control sets both. */
 export function specEntries(spec: Spec): Array<[string, string, string]> {
   const entries: Array<[string, string, string]> = [];
   for (const [key, value] of Object.entries(spec ?? {})) {
     if (value === undefined || key === 'layer_norm') continue;
-    const window = key === 'mask' && typeof value === 'string' ? /^window:(\d+)$/.exec(value) : null;
-    if (window) {
-      entries.push(['mask', 'window', 'mask'], ['window', window[1], 'mask']);
-    } else {
-      entries.push([key, typeof value === 'object' ? JSON.stringify(value) : String(value), key]);
-    }
+    entries.push([key, typeof value === 'object' ? JSON.stringify(value) : String(value), key]);
   }
   return entries;
 }

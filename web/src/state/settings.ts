@@ -145,7 +145,7 @@ export function toSpec(state: State, overrides: Partial<Spec> = {}): Spec {
   if (ed) spec.score = state.score;
   Object.assign(spec, overrides);
   // An explicit X (or annotations) fixes d_model; drop the control's value so they never clash.
-  if (overrides.X || overrides.annotations || overrides.decoder_state || overrides.X_source) delete spec.d_model;
+  if (givenWidth(overrides) !== undefined || overrides.decoder_state) delete spec.d_model;
   return spec as Spec;
 }
 
@@ -161,6 +161,13 @@ export function toHash(state: State, overrides: Partial<Spec> = {}, table: Setti
     if (!base || JSON.stringify((base.overrides as Record<string, unknown>)[k]) !== text) params.set(k, text);
   }
   return params.toString();
+}
+
+/** The width d_model must have when the embeddings are given (X, annotations or X_source: the
+ *  core reads d_model from them), or undefined. */
+export function givenWidth(overrides: Partial<Spec>): number | undefined {
+  const inputs = overrides.X ?? overrides.annotations ?? overrides.X_source;
+  return Array.isArray(inputs) && Array.isArray(inputs[0]) ? inputs[0].length : undefined;
 }
 
 export const MATRIX_KEYS = ['X', 'W_q', 'W_k', 'W_v', 'W_o', 'annotations', 'decoder_state', 'X_source'] as const;
@@ -193,8 +200,8 @@ export function readEntries(entries: Iterable<[string, string, string]>, start: 
     }
   }
   // An explicit X (or annotations) fixes d_model: the (locked) control shows its width.
-  const inputs = overrides.X ?? overrides.annotations ?? overrides.X_source;
-  if (Array.isArray(inputs) && Array.isArray(inputs[0])) state.d_model = inputs[0].length;
+  const width = givenWidth(overrides);
+  if (width !== undefined) state.d_model = width;
   return { state, overrides: overrides as Partial<Spec>, problems };
 }
 

@@ -6,7 +6,7 @@ import { load, type AttentionCore, type Spec } from '../../core/attention.js';
 import { PACKED, lazyRows, type Packed } from '../../core/packed.js';
 import { keepUnchanged } from '../../core/unchanged.js';
 import { large, traceOf } from '../../core/background.js';
-import { MATRIX_KEYS, SETTINGS, applies, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../../state/settings.js';
+import { MATRIX_KEYS, SETTINGS, givenWidth, applies, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../../state/settings.js';
 import { PRESETS, type Preset } from '../../state/presets.js';
 import { ENCODER_DECODER_STEPS, SELF_STEPS, type Step } from '../views/steps.js';
 import { diverging, extent, full, short, type Scale } from '../shared/colour.js';
@@ -655,7 +655,7 @@ export class AttentionPlayground extends LitElement {
     if (!applies(def, this.state)) return nothing;
     const home = this.error && (ERROR_HOME.get(this.error.field) ?? this.error.field) === def.key ? this.error.message : '';
     if (home && !folded) this.errorShown = true;
-    const locked = def.key === 'd_model' && Boolean(this.overrides.X || this.overrides.annotations || this.overrides.X_source);
+    const locked = def.key === 'd_model' && givenWidth(this.overrides) !== undefined;
     return settingControl(def, {
       value: this.state[def.key], set: (text) => this.set(def, text), message: this.inputErrors[def.key] || home,
       disabled: locked, hint: locked ? 'set by your matrix' : def.key === 'sentence' && !this.compact ? START_HERE : '',
