@@ -20,7 +20,7 @@ test('npm pack, install into an empty folder, use', async (t) => {
   const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], root));
   const files = packed.files.map((f) => f.path);
   for (const f of ['dist/attention.js', 'dist/attention-playground.js', 'dist/attention-playground.html',
-    'web/src/core/attention.d.ts', 'web/src/ui/element.d.ts', 'package.json', 'README.md']) {
+    'web/src/core/attention.d.ts', 'web/src/core/tables.d.ts', 'web/src/ui/element.d.ts', 'package.json', 'README.md']) {
     assert.ok(files.includes(f), `${f} is in the package`);
   }
   assert.ok(!files.some((f) => f.startsWith('cpp/') || f.startsWith('tests/') || f.startsWith('node_modules/')), files.join(' '));
