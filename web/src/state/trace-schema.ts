@@ -1,13 +1,31 @@
 // The core's trace schema, as the page reads it: which step shows an entry, which entries share a
 // colour range, whose rows are tokens, and the stages of the rows a score reads. Written from the
 // wasm at build time (scripts/core-types.mjs), so an entry the core adds is drawn with no page code.
-import type { TraceEntry } from '../core/attention.js';
+import type { EncoderDecoderTrace, Matrix, SelfTrace, Trace, TraceEntry } from '../core/attention.js';
 import SCHEMA from '../core/trace-schema.json';
 
-type Json = Record<string, any>;
 export type Mode = 'self' | 'encoder_decoder';
 
-const ENTRIES = SCHEMA as { self: TraceEntry[]; encoder_decoder: TraceEntry[] };
+/** A trace as a caller may hold it: the core's JSON with no type on it. A reader that takes it
+ *  reads it as the trace the core made it (run() and trace() return no other). */
+export type Untyped = Record<string, unknown>;
+
+/** Self- or cross-attention's trace: every mode's but encoder_decoder's, as its spec says. */
+export const isSelf = (t: Trace): t is SelfTrace => t.spec?.mode !== 'encoder_decoder';
+
+/** The name of an entry of either trace. */
+export type EntryName = keyof SelfTrace | keyof EncoderDecoderTrace;
+
+/** Either trace read by entry name, as a reader led by the schema reads it: which type an entry
+ *  has is known to the reader that names it, not here. */
+export type Entries = { readonly [K in EntryName]?: unknown };
+
+/** A row of a trace's schema: its name is an entry of that trace (tables.d.ts and the schema are
+ *  both written from the core's tables). */
+type RowOf<T> = TraceEntry & { name: keyof T & string };
+
+const SCHEMAS = SCHEMA as { self: RowOf<SelfTrace>[]; encoder_decoder: RowOf<EncoderDecoderTrace>[] };
+const ENTRIES: Record<Mode, TraceEntry[]> = SCHEMAS;
 
 /** What an entry shown only with some setting is (a step's text speaks of the entries always
  *  there): said under its matrix. */
@@ -20,8 +38,9 @@ export const captionOf = (mode: Mode, name: string): string => {
 export const shownIn = (mode: Mode, step: string): string[] => ENTRIES[mode].filter((e) => e.step === step).map((e) => e.name);
 
 /** Entries drawn over one colour range: every group of either schema, by entry. */
-export const GROUP_OF = new Map<string, string[]>();
-for (const schema of [ENTRIES.self, ENTRIES.encoder_decoder]) {
+export const GROUP_OF = new Map<string, EntryName[]>();
+const BOTH: RowOf<Entries>[][] = [SCHEMAS.self, SCHEMAS.encoder_decoder];
+for (const schema of BOTH) {
   for (const e of schema) {
     if (!e.group) continue;
     const group = [...new Set(schema.filter((x) => x.group === e.group).map((x) => x.name))];
@@ -33,11 +52,11 @@ for (const schema of [ENTRIES.self, ENTRIES.encoder_decoder]) {
 export const TOKEN_ROWS = new Set(ENTRIES.self.filter((e) => e.rows === 'tokens' || e.rows === 'source').map((e) => e.name));
 
 /** The entries holding a score's query or key rows, in the order they are made (Q, then its stages). */
-export const stagesOf = (role: 'query' | 'key'): string[] => ENTRIES.self.filter((e) => e.role === role).map((e) => e.name);
+export const stagesOf = (role: 'query' | 'key'): (keyof SelfTrace)[] => SCHEMAS.self.filter((e) => e.role === role).map((e) => e.name);
 
 /** The rows a score reads: the last stage the trace holds, with its name and label. */
-export function scoredRows(trace: Json, role: 'query' | 'key'): { name: string; label: string; rows: number[][] } {
-  const present = ENTRIES.self.filter((e) => e.role === role && trace[e.name]);
+export function scoredRows(trace: SelfTrace, role: 'query' | 'key'): { name: string; label: string; rows: Matrix } {
+  const present = SCHEMAS.self.filter((e) => e.role === role && trace[e.name]);
   const last = present[present.length - 1];
-  return { name: last.name, label: last.label, rows: trace[last.name] };
+  return { name: last.name, label: last.label, rows: trace[last.name] as Matrix };  // a query's or a key's rows: a matrix
 }

@@ -4,10 +4,16 @@
 // their bias is computed but never reaches the softmax.
 import { html } from 'lit';
 import { diverging, extent, full } from '../shared/colour.js';
-import type { DrawHeatmap, Trace } from './draw.js';
+import type { DrawHeatmap } from './draw.js';
+import type { SelfTrace } from '../../core/attention.js';
+import type { Untyped } from '../../state/trace-schema.js';
 
-export function alibiSlopes(t: Trace, draw: DrawHeatmap) {
-  const slopes = t.alibi_slopes as number[];
+/** A trace with positional=alibi: it holds the slopes and the bias. */
+type WithAlibi = SelfTrace & Required<Pick<SelfTrace, 'alibi_slopes' | 'bias'>>;
+
+export function alibiSlopes(given: WithAlibi | Untyped, draw: DrawHeatmap) {
+  const t = given as WithAlibi;
+  const slopes = t.alibi_slopes;
   const heads = slopes.length;
   return draw('alibi_slopes', [slopes], {
     rows: ['m_h'], cols: slopes.map((_, h) => `head ${h}`), label: 'alibi_slopes', scale: diverging(extent(slopes)),
@@ -15,10 +21,11 @@ export function alibiSlopes(t: Trace, draw: DrawHeatmap) {
   });
 }
 
-export function alibiBias(t: Trace, draw: DrawHeatmap) {
-  const bias = t.bias as number[][][];
-  const slopes = t.alibi_slopes as number[];
-  const tokens = t.tokens as string[];
+export function alibiBias(given: WithAlibi | Untyped, draw: DrawHeatmap) {
+  const t = given as WithAlibi;
+  const bias = t.bias;
+  const slopes = t.alibi_slopes;
+  const tokens = t.tokens;
   const scale = diverging(extent(bias));
   return html`${bias.map((b, h) => draw('bias', b, {
     head: h, cols: tokens, scale, masked: t.mask, label: bias.length > 1 ? `bias · head ${h}` : 'bias',

@@ -7,34 +7,30 @@ import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { SEQUENTIAL, diverging, extent, short, type Scale } from '../shared/colour.js';
 import { Stepper, stepperBar, STEPPER_STYLES } from './stepper.js';
 import './heatmap.js';
-
-type Matrix = number[][];
-export interface DecodeStep { t: number; k_cache: Matrix; v_cache: Matrix; scores: Matrix; weights: Matrix; output: number[] }
-import type { DecodeCost } from '../../core/attention.js';
-type Trace = Record<string, any>;
+import type { DecodeStep, SelfTrace } from '../../core/attention.js';
 
 const count = (v: number) => v.toLocaleString('en');
 
 export class DecodeStepper extends LitElement {
   static properties = { trace: { attribute: false }, start: { type: Number } };
 
-  trace: Trace | null = null;
+  trace: SelfTrace | null = null;
   start = 0;  // the step to open on (a shared link's), from 0
   stepper = new Stepper(this);
   // Per trace, once: colour scales that hold still while the cache grows.
-  private memo: { trace: Trace; cache: Scale; output: Scale } | null = null;
+  private memo: { trace: SelfTrace; cache: Scale; output: Scale } | null = null;
 
   /** The position on screen (0-based), for a page or a test to read. */
   get at() { return this.stepper.at; }
 
   protected willUpdate(changed: PropertyValues) {
-    if (changed.has('trace')) this.stepper.reset((this.trace?.decode as DecodeStep[] | undefined)?.length ?? 0);
+    if (changed.has('trace')) this.stepper.reset(this.trace?.decode?.length ?? 0);
     if (changed.has('start') || (changed.has('trace') && changed.get('trace') == null)) this.stepper.at = Math.min(this.start, Math.max(0, this.stepper.count - 1));
   }
 
-  private derived(t: Trace) {
+  private derived(t: SelfTrace) {
     if (this.memo?.trace !== t) {
-      const steps = t.decode as DecodeStep[];
+      const steps = t.decode as DecodeStep[];  // drawn only when there are steps
       const last = steps[steps.length - 1];
       this.memo = { trace: t, cache: diverging(extent([last.k_cache, last.v_cache])), output: diverging(extent(t.output)) };
     }
@@ -65,17 +61,17 @@ export class DecodeStepper extends LitElement {
 
   render() {
     const t = this.trace;
-    const steps = t?.decode as DecodeStep[] | undefined;
+    const steps = t?.decode;
     if (!t || !steps?.length) return nothing;
     const { cache, output } = this.derived(t);
     const s = this.stepper, step = steps[s.at], n = steps.length;
-    const tokens = t.tokens as string[];
+    const tokens = t.tokens;
     const seen = tokens.slice(0, step.t + 1);
-    const kv = t.spec.kv_heads as number, dk = t.spec.d_k as number, dv = t.spec.d_v as number;
+    const kv = t.spec.kv_heads, dk = t.spec.d_k, dv = t.spec.d_v;
     const colsOf = (width: number) => Array.from({ length: kv * width }, (_, j) => (kv > 1 ? `${Math.floor(j / width)}.${j % width}` : String(j)));
-    const visible = t.mask ? (t.mask as Matrix)[step.t].slice(0, step.t + 1) : undefined;
+    const visible = t.mask ? t.mask[step.t].slice(0, step.t + 1) : undefined;
     const heads = step.weights.map((_, h) => `head ${h}`);
-    const full = (t.output as Matrix)[step.t];
+    const full = t.output[step.t];
     const gap = Math.max(...step.output.map((v, j) => Math.abs(v - full[j])));
     const where = `position ${step.t} (of 0 to ${n - 1}): “${tokens[step.t]}” is fed in; the cache holds ${step.t + 1} row${step.t ? 's' : ''}`;
     const kvNote = kv > 1 ? `, columns g.j: key/value head g` : '';
@@ -98,10 +94,10 @@ export class DecodeStepper extends LitElement {
   }
 
   /** The multiply-adds of this step, of the steps so far and of all of them, with and without the cache. */
-  private cost(t: Trace, at: number) {
-    const total = t.decode_cost as DecodeCost | undefined;
+  private cost(t: SelfTrace, at: number) {
+    const total = t.decode_cost;
     if (!total) return nothing;
-    const n = (t.decode as DecodeStep[]).length;
+    const n = (t.decode as DecodeStep[]).length;  // the cost comes with the steps
     const sum = { with: total.with_so_far[at], without: total.without_so_far[at] };
     const before = at > 0 ? { with: total.with_so_far[at - 1], without: total.without_so_far[at - 1] } : { with: 0, without: 0 };
     const here = { with: sum.with - before.with, without: sum.without - before.without };

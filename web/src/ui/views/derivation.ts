@@ -3,15 +3,60 @@
 // 0, as the heatmaps' headers and NumPy number them.
 import { LitElement, css as style, html, nothing } from 'lit';
 import { full, short } from '../shared/colour.js';
+import type { SpecError } from '../../core/attention.js';
 
 /** A number as the cells show it, its full precision on hover. */
 const num = (v: number) => html`<span class="n" title=${full(v)}>${short(v)}</span>`;
 
-type Json = Record<string, any>;
+// What derive() writes (cpp/src/core/derivation.cpp), key for key.
+
+/** One term of a score: q·k's, q·(W_a k)'s or additive's, with what it adds (product). */
+interface DotTerm { q: number; k: number; product: number }
+interface GeneralTerm { q: number; W_a_k: number; product: number }
+interface AdditiveTerm { q_W_1: number; k_W_2: number; tanh: number; v_a: number; product: number }
+type ScoreTerm = DotTerm | GeneralTerm | AdditiveTerm;
+
+/** A score term by term: raw is their sum, value = raw × factor (scale ÷ temperature). */
+interface Score { terms: ScoreTerm[]; raw: number; factor: number; value: number }
+/** With ALiBi's bias or a softcap, value = softcap(raw × scale + bias) / temperature, each part said. */
+type Logit = Score & { scale: number; temperature: number }
+  & ({ bias: number } | object) & ({ softcap: number; before_cap: number } | object);
+
+/** The rows a score reads at one stage, named as the trace names them (Q, Q_norm, Q_rope, ...). */
+interface Stage { q_name: string; k_name: string; q: number[]; k: number[] }
+
+/** How a weight came from its row of scores: every key masked (all 0), hard attention's highest
+ *  visible score, or the softmax's exp(score − max) over their sum. */
+interface ScoreRow { row_scores: number[]; visible: boolean[]; value: number }
+type Weighing = (ScoreRow & { empty_row: true })
+  | (ScoreRow & { max: number; argmax: number })
+  | (ScoreRow & { max: number; exps: number[]; sum: number });
+
+interface Cell { head: number; row: number; col: number; query_token: string }
+
+/** A score's derivation, and a weight's with its softmax; encoder_decoder's has no key/value head
+ *  and no stages. */
+interface Scored extends Cell {
+  key_token: string;
+  score: Score | Logit;
+  kv_head?: number;
+  stages?: Stage[];
+  rope?: { q: number[]; k: number[]; q_position: number; k_position: number };  // positional=rope
+}
+type Scores = Scored & { matrix: 'scores' };
+type Weights = Scored & { matrix: 'weights'; softmax: Weighing };
+
+/** An output cell's: concat times a column of W_o, or (one head, no W_o) weights times a column of V. */
+type Output = Cell & { matrix: 'output'; value: number } & (
+  | { via: 'W_o'; terms: Array<{ concat: number; W_o: number; product: number }> }
+  | { via: 'weights'; terms: Array<{ token: string; weight: number; v: number; product: number }> });
+
+/** How one cell came to be, as derive() gives it. */
+export type CellDerivation = Scores | Weights | Output;
 
 export class Derivation extends LitElement {
   static properties = { derivation: { attribute: false }, tokens: { attribute: false }, group: { attribute: false } };
-  derivation: Json | null = null;
+  derivation: CellDerivation | SpecError | null = null;
   tokens: string[] = [];   // the keys' tokens (the source's in cross mode)
   group: number[] = [];    // trace.kv_group: the key/value head each query head reads
 
@@ -29,12 +74,13 @@ export class Derivation extends LitElement {
     table.stages tr.used td { font-weight: 700; }
   `;
 
-  private score(s: Json, staged = false) {
-    const terms: Json[] = s.terms;
+  private score(s: Score | Logit, staged = false) {
+    const terms = s.terms;
     const kind = 'tanh' in (terms[0] ?? {}) ? 'additive' : 'W_a_k' in (terms[0] ?? {}) ? 'general' : 'dot';
-    const term = (t: Json) => kind === 'additive'
+    // every term is of the score's kind: each says which by its keys
+    const term = (t: ScoreTerm) => 'tanh' in t
       ? html`<span class="term">${num(t.v_a)}·tanh(${num(t.q_W_1)} + ${num(t.k_W_2)})</span>`
-      : html`<span class="term">${num(t.q)}×${num(kind === 'general' ? t.W_a_k : t.k)}</span>`;
+      : html`<span class="term">${num(t.q)}×${num('W_a_k' in t ? t.W_a_k : t.k)}</span>`;
     const lead = kind === 'additive' ? 'v_a · tanh(q W_1 + k W_2)' : kind === 'general' ? 'q · (W_a kᵀ)' : staged ? 'q′ · k′' : 'q · k';
     return html`<div class="eq">${lead} = ${terms.map((t, i) => html`${i ? ' + ' : ''}${term(t)}`)}
       = <b>${num(s.raw)}</b></div>
@@ -43,7 +89,7 @@ export class Derivation extends LitElement {
   }
 
   /** With ALiBi's bias or a softcap: × scale, + bias, then the cap and the temperature, in order. */
-  private logit(s: Json) {
+  private logit(s: Logit) {
     const temperature = s.temperature !== 1 ? html`, then ÷ ${num(s.temperature)} (temperature)` : nothing;
     const bias = 'bias' in s ? html` + ${num(s.bias)} (bias)` : nothing;
     if (!('softcap' in s)) return html`<div class="eq">× ${num(s.scale)} (scale)${bias}${temperature} = <span class="result">${num(s.value)}</span></div>`;
@@ -53,8 +99,8 @@ export class Derivation extends LitElement {
 
   /** The query's and the key's rows at every stage the core made (as the trace names them: Q,
    *  then Q_rope, ...): the score reads the last. RoPE's turn is said in words above them. */
-  private stages(d: Json) {
-    const stages: Json[] = d.stages, last = stages.length - 1;
+  private stages(d: Scored) {
+    const stages = d.stages as Stage[], last = stages.length - 1;  // shown only with stages
     const row = (name: string, cls: string, values: number[]) => html`<tr class=${cls}><th>${name}</th>${values.map((v) => html`<td>${num(v)}</td>`)}</tr>`;
     const r = d.rope;
     return html`${r ? html`<p>RoPE: q of “${d.query_token}” turns by its position ${r.q_position}, k of “${d.key_token}” by ${r.k_position}
@@ -67,47 +113,46 @@ export class Derivation extends LitElement {
   }
 
   /** Grouped-query attention: which key/value head this query head reads, and who shares it. */
-  private shared(d: Json) {
+  private shared(d: Scored) {
     if (d.kv_head === undefined || new Set(this.group).size === this.group.length) return nothing;
     const with_ = this.group.flatMap((g, h) => (g === d.kv_head && h !== d.head ? [h] : []));
     return html`<p class="hint">k and v come from key/value head ${d.kv_head}${with_.length ? `, shared with query ${with_.length > 1 ? 'heads' : 'head'} ${with_.join(', ')}` : ''}.</p>`;
   }
 
-  private softmax(sm: Json, col: number) {
-    if (sm.empty_row) return html`<p>Every position of this row is masked, so its weights are all 0.</p>`;
+  private softmax(sm: Weighing, col: number) {
+    if ('empty_row' in sm) return html`<p>Every position of this row is masked, so its weights are all 0.</p>`;
     if ('argmax' in sm) {
       return html`<p class="eq">hard attention: the highest visible score is ${num(sm.max)} at “${this.tokens[sm.argmax] ?? sm.argmax}”,
         so this weight is <span class="result">${num(sm.value)}</span>.</p>`;
     }
     return html`<p class="eq">softmax: exp(score − max) / Σ, with max = ${num(sm.max)}</p>
       <table><thead><tr><th>key</th><th>score</th><th>exp(score − max)</th></tr></thead><tbody>
-      ${(sm.row_scores as number[]).map((s, j) => html`<tr class=${j === col ? 'me' : ''}>
+      ${sm.row_scores.map((s, j) => html`<tr class=${j === col ? 'me' : ''}>
         <td>${this.tokens[j] ?? j}</td><td>${sm.visible[j] ? num(s) : 'masked'}</td><td>${num(sm.exps[j])}</td></tr>`)}
       </tbody></table>
       <p class="eq">Σ = ${num(sm.sum)}; ${num(sm.exps[col])} / ${num(sm.sum)} = <span class="result">${num(sm.value)}</span></p>`;
   }
 
-  private output(d: Json) {
-    const terms: Json[] = d.terms;
+  private output(d: Output) {
     if (d.via === 'W_o') {
-      return html`<div class="eq">output = concat · W_o column ${d.col} = ${terms.map((t, i) => html`${i ? ' + ' : ''}<span class="term">${num(t.concat)}×${num(t.W_o)}</span>`)}
+      return html`<div class="eq">output = concat · W_o column ${d.col} = ${d.terms.map((t, i) => html`${i ? ' + ' : ''}<span class="term">${num(t.concat)}×${num(t.W_o)}</span>`)}
         = <span class="result">${num(d.value)}</span></div>`;
     }
-    return html`<div class="eq">output = Σ weight × v = ${terms.map((t, i) => html`${i ? ' + ' : ''}<span class="term" title=${t.token}>${num(t.weight)}×${num(t.v)}</span>`)}
+    return html`<div class="eq">output = Σ weight × v = ${d.terms.map((t, i) => html`${i ? ' + ' : ''}<span class="term" title=${t.token}>${num(t.weight)}×${num(t.v)}</span>`)}
       = <span class="result">${num(d.value)}</span></div>`;
   }
 
   render() {
     const d = this.derivation;
     if (!d) return html`<p class="hint">Click a cell of the scores, the weights or the output to see how it is computed.</p>`;
-    if (d.error) return html`<p class="hint">${d.error.message}</p>`;
+    if ('error' in d) return html`<p class="hint">${d.error.message}</p>`;
     const where = d.matrix === 'output'
       ? html`row ${d.row} “${d.query_token}”, column ${d.col}`
-      : html`“${d.query_token}” → “${d.key_token}” (row ${d.row}, column ${d.col})${d.head > 0 || d.matrix !== 'output' ? html`, head ${d.head}` : nothing}`;
+      : html`“${d.query_token}” → “${d.key_token}” (row ${d.row}, column ${d.col}), head ${d.head}`;
     return html`<h3>${d.matrix} · ${where}</h3>
       ${d.matrix === 'output' ? nothing : this.shared(d)}
-      ${d.stages?.length > 1 && d.score?.terms ? this.stages(d) : nothing}
-      ${d.matrix === 'output' ? this.output(d) : this.score(d.score, d.stages?.length > 1)}
+      ${d.matrix !== 'output' && (d.stages?.length ?? 0) > 1 && d.score?.terms ? this.stages(d) : nothing}
+      ${d.matrix === 'output' ? this.output(d) : this.score(d.score, (d.stages?.length ?? 0) > 1)}
       ${d.matrix === 'weights' ? this.softmax(d.softmax, d.col) : nothing}`;
   }
 }

@@ -17,6 +17,3 @@ export interface HeatmapOptions {
 }
 
 export type DrawHeatmap = (key: string, matrix: Matrix, opts?: HeatmapOptions) => TemplateResult;
-
-/** A trace as the views read it. */
-export type Trace = Record<string, any>;

@@ -7,10 +7,8 @@
 import { LitElement, css as style, html, nothing, type TemplateResult } from 'lit';
 import { SEQUENTIAL, diverging, full, short, swatchOf } from '../shared/colour.js';
 import { clip } from '../shared/clip.js';
-import { scoredRows } from '../../state/trace-schema.js';
-
-type Json = Record<string, any>;
-type Matrix = number[][];
+import { isSelf, scoredRows } from '../../state/trace-schema.js';
+import type { Trace } from '../../core/attention.js';
 
 // Past this many keys, the keys with the largest weights are listed (and said so): a row per
 // key of a 512-token sentence could not be read, and would cost more than the rest of the page.
@@ -51,7 +49,7 @@ const largest = (xs: number[]) => xs.reduce((m, x) => (Number.isFinite(x) && Mat
 
 export class Flow extends LitElement {
   static properties = { trace: { attribute: false }, token: { type: Number }, head: { type: Number }, eager: { type: Boolean } };
-  trace: Json | null = null;
+  trace: Trace | null = null;
   token = 0;  // the token followed (its row), from 0
   head = 0;   // from 0
   eager = false;  // drawn off screen too: the view is the whole embed, and its height must not jump as it is scrolled to
@@ -154,23 +152,23 @@ export class Flow extends LitElement {
 
   render() {
     const t = this.trace;
-    if (!t || t.spec?.mode === 'encoder_decoder' || !Array.isArray(t.weights?.[0]?.[0])) {
+    if (!t || !isSelf(t) || !Array.isArray(t.weights?.[0]?.[0])) {
       return html`<p class="note">Following one token needs self-attention: in encoder-decoder mode the one query is the decoder state, shown step by step above.</p>`;
     }
-    const tokens = t.tokens as string[];
-    const keys = (t.source_tokens ?? tokens) as string[];
-    const n = tokens.length, heads = (t.weights as Matrix[]).length;
+    const tokens = t.tokens;
+    const keys = t.source_tokens ?? tokens;
+    const n = tokens.length, heads = t.weights.length;
     const i = Math.min(Math.max(0, Math.trunc(this.token) || 0), n - 1);
     const h = Math.min(Math.max(0, Math.trunc(this.head) || 0), heads - 1);
     const dk = Number(t.spec.d_k);
-    const group = (t.kv_group as number[] | undefined)?.[h] ?? h;
-    const out = (t.heads as Matrix[])[h][i];  // (d_v)
+    const group = t.kv_group?.[h] ?? h;
+    const out = t.heads[h][i];  // (d_v)
     const dv = out.length;
     // The rows the score reads: the last stage the trace holds (Q, or Q turned by RoPE, ...).
     const queries = scoredRows(t, 'query'), keysRead = scoredRows(t, 'key');
-    const Q = queries.rows, V = t.V as Matrix;
+    const Q = queries.rows, V = t.V;
     const q = Q[i].slice(h * dk, (h + 1) * dk);  // (d_k)
-    const scores = (t.scores as Matrix[])[h][i], weights = (t.weights as Matrix[])[h][i];  // (m) each
+    const scores = t.scores[h][i], weights = t.weights[h][i];  // (m) each
     const visible = (j: number) => !t.mask || t.mask[i]?.[j] !== 0;
     const m = keys.length;
 
@@ -194,7 +192,7 @@ export class Flow extends LitElement {
     // With fewer key/value heads than query heads, the keys and values are a shared head's.
     const kvName = t.spec.kv_heads && t.spec.kv_heads < heads ? `key/value head ${group}` : `head ${group}`;
     const qLabel = `${queries.name}, row ${i}${heads > 1 ? `, columns ${h * dk} to ${(h + 1) * dk - 1}` : ''}`;
-    const empty = (t.empty_rows as number[] | undefined)?.includes(i);
+    const empty = t.empty_rows?.includes(i);
     const keyButton = (j: number) => html`<button class="chip" data-index=${j} ?disabled=${j >= n}
       title="follow “${keys[j]}” (position ${j}) instead" @click=${() => this.pick(j)}>${clip(keys[j], 14)}</button>`;
 

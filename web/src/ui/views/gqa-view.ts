@@ -4,14 +4,14 @@
 // multi-head, grouped-query and multi-query attention at the widths on screen. The counts are
 // display arithmetic on the spec's widths; no attention is computed here.
 import { css, html, svg } from 'lit';
-import type { Trace } from './draw.js';
-import type { KvCost } from '../../core/attention.js';
+import type { KvCost, SelfTrace } from '../../core/attention.js';
+import type { Untyped } from '../../state/trace-schema.js';
 
 const GAP = 46, TOP = 22, BOTTOM = 92;
 
 /** Query heads on top, key/value heads below, a line from each query head to the one it reads. */
-export function gqaDiagram(t: Trace) {
-  const group = t.kv_group as number[];
+export function gqaDiagram(given: SelfTrace | Untyped) {
+  const group = (given as SelfTrace).kv_group;
   const heads = group.length, kv = Math.max(...group) + 1;
   const width = heads * GAP + 20;
   const qx = (i: number) => 10 + GAP / 2 + i * GAP;
@@ -44,13 +44,14 @@ const count = (v: number) => v.toLocaleString('en');
 const FP16 = 2;  // bytes a number
 
 /** Parameters and KV cache of MHA, this GQA, and MQA at the spec's widths, as the core counts them. */
-export function gqaCosts(t: Trace) {
-  const { d_model: d, heads: h, kv_heads: current, d_k: dk, d_v: dv } = t.spec as Record<string, number>;
-  const n = (t.tokens as string[]).length;
+export function gqaCosts(given: SelfTrace | Untyped) {
+  const t = given as SelfTrace;
+  const { d_model: d, heads: h, kv_heads: current, d_k: dk, d_v: dv } = t.spec;
+  const n = t.tokens.length;
   const CONTEXT = 4096;
   const TITLES: Record<string, string> = { MHA: 'multi-head attention: a key/value head per query head', GQA: 'grouped-query attention',
     MQA: 'multi-query attention: one key/value head for all' };
-  const kinds = (t.kv_costs as KvCost[]).map((c) => ({ ...c, name: c.kv_heads === h ? 'MHA' : c.kv_heads === 1 ? 'MQA' : 'GQA' }))
+  const kinds = t.kv_costs.map((c) => ({ ...c, name: c.kv_heads === h ? 'MHA' : c.kv_heads === 1 ? 'MQA' : 'GQA' }))
     .map((c) => ({ ...c, title: TITLES[c.name] }));
   // One column per kind of attention, so the table stays narrow enough for a phone.
   const measures: Array<{ label: unknown; value: (c: KvCost) => number; show: (v: number) => string }> = [

@@ -7,10 +7,7 @@ import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { diverging, extent, full, short, type Scale } from '../shared/colour.js';
 import { Stepper, stepperBar, STEPPER_STYLES } from './stepper.js';
 import './heatmap.js';
-import type { OnlineBlock } from '../../core/attention.js';
-
-type Matrix = number[][];
-type Trace = Record<string, any>;
+import type { Matrix, OnlineBlock, SelfTrace } from '../../core/attention.js';
 
 /** What one block shows beside its o: o / l, its difference from the head's output, and where
  *  a row has seen a key (0: drawn masked), each n x d_v. */
@@ -37,33 +34,33 @@ function worstOf(b: OnlineBlock, head: Matrix): number {
 export class OnlineStepper extends LitElement {
   static properties = { trace: { attribute: false }, head: { state: true }, start: { type: Number } };
 
-  trace: Trace | null = null;
+  trace: SelfTrace | null = null;
   start = 0;  // the block to open on (a shared link's), from 0
   head = 0;
   stepper = new Stepper(this);
   // Per trace and head: the blocks' largest differences, each worked out when the stepper first
   // reaches its block (at 512 tokens in blocks of one key a head has 512 blocks of n x d_v: built
   // all at once they held the page for seconds), and the colour scales, from the last block.
-  private memo: { trace: Trace; head: number; worst: number[]; range: { o: number; ratio: number; delta: number } } | null = null;
+  private memo: { trace: SelfTrace; head: number; worst: number[]; range: { o: number; ratio: number; delta: number } } | null = null;
 
   /** The block on screen (0-based), for a page or a test to read. */
   get at() { return this.stepper.at; }
 
   protected willUpdate(changed: PropertyValues) {
-    const online = this.trace?.online as OnlineBlock[][] | undefined;
+    const online = this.trace?.online;
     if (changed.has('trace') && online && this.head >= online.length) this.head = 0;
     if (changed.has('trace') || changed.has('head')) this.stepper.reset(online?.[this.head]?.length ?? 0);
     if (changed.has('start') || (changed.has('trace') && changed.get('trace') == null)) this.stepper.at = Math.min(this.start, Math.max(0, this.stepper.count - 1));
   }
 
-  private memoOf(t: Trace) {
+  private memoOf(t: SelfTrace) {
     if (this.memo?.trace !== t || this.memo.head !== this.head) {
-      const blocks = (t.online as OnlineBlock[][])[this.head], head = (t.heads as Matrix[])[this.head];
+      const blocks = (t.online as OnlineBlock[][])[this.head], head = t.heads[this.head];  // drawn only when there are blocks
       const first = worstOf(blocks[0], head);
       this.memo = { trace: t, head: this.head, worst: [first],
         range: { o: extent(blocks[blocks.length - 1].o), ratio: extent(head), delta: first } };
     }
-    const memo = this.memo, blocks = (t.online as OnlineBlock[][])[this.head], head = (t.heads as Matrix[])[this.head];
+    const memo = this.memo, blocks = (t.online as OnlineBlock[][])[this.head], head = t.heads[this.head];
     for (let k = memo.worst.length; k <= this.stepper.at; k++) memo.worst.push(worstOf(blocks[k], head));
     return memo;
   }
@@ -100,11 +97,11 @@ export class OnlineStepper extends LitElement {
 
   render() {
     const t = this.trace;
-    const online = t?.online as OnlineBlock[][] | undefined;
+    const online = t?.online;
     if (!t || !online?.length) return nothing;
     const memo = this.memoOf(t), blocks = online[this.head];
     const s = this.stepper, b = s.at, block = blocks[b], before = b > 0 ? blocks[b - 1] : undefined;
-    const shown = shownOf(block, (t.heads as Matrix[])[this.head]);
+    const shown = shownOf(block, t.heads[this.head]);
     // The colour ranges hold still from block to block, and widen to hold every block shown.
     const range = memo.range;
     range.o = Math.max(range.o, extent(block.o));
@@ -112,12 +109,12 @@ export class OnlineStepper extends LitElement {
     range.delta = Math.max(range.delta, extent(shown.delta));
     const scale = { o: diverging(range.o), ratio: diverging(range.ratio), delta: diverging(range.delta) };
     const worst = memo.worst, largest = Math.max(...worst) || 1;
-    const tokens = t.tokens as string[];
+    const tokens = t.tokens;
     const [start, end] = block.keys;
     const last = b === blocks.length - 1;
     const dv = block.o[0]?.length ?? 0;
     const cols = Array.from({ length: dv }, (_, j) => String(j));
-    const group = (t.kv_group as number[] | undefined)?.[this.head];
+    const group = t.kv_group?.[this.head];
     const where = `block ${b} (of 0 to ${blocks.length - 1}): keys ${start} to ${end - 1} (${tokens.slice(start, end).join(' ')})`;
     const unseen = shown.seen;
     const anyUnseen = block.m.some((m) => m === null);
@@ -151,7 +148,7 @@ export class OnlineStepper extends LitElement {
         <ap-heatmap key="online_ratio" label="o / l" caption="the output if the keys stopped here"
           .matrix=${shown.ratio} .rows=${tokens} .cols=${cols} .scale=${scale.ratio} .masked=${anyUnseen ? unseen : undefined}></ap-heatmap>
         <ap-heatmap key="online_head" label="head ${this.head} output" caption="softmax(scores) · V, all keys at once"
-          .matrix=${(t.heads as Matrix[])[this.head]} .rows=${tokens} .cols=${cols} .scale=${scale.ratio}></ap-heatmap>
+          .matrix=${t.heads[this.head]} .rows=${tokens} .cols=${cols} .scale=${scale.ratio}></ap-heatmap>
         <ap-heatmap key="online_delta" label="o / l − head" caption=${last ? 'the last block: 0 up to rounding' : 'shrinks as blocks are added'}
           .matrix=${shown.delta} .rows=${tokens} .cols=${cols} .scale=${scale.delta} .masked=${anyUnseen ? unseen : undefined}></ap-heatmap>
       </div>

@@ -4,31 +4,40 @@
 // angles of this sentence.
 import { css, html, nothing } from 'lit';
 import { diverging, extent, short } from '../shared/colour.js';
-import type { DrawHeatmap, Trace } from './draw.js';
+import type { DrawHeatmap } from './draw.js';
+import type { SelfTrace, TraceSpec } from '../../core/attention.js';
+import type { Untyped } from '../../state/trace-schema.js';
+
+/** A trace with positional=rope: it holds the angles and the turned Q and K, and its spec the
+ *  style and the base. */
+type WithRope = SelfTrace & Required<Pick<SelfTrace, 'rope_angles' | 'Q_rope' | 'K_rope'>>
+  & { spec: Required<Pick<TraceSpec, 'rope_style' | 'rope_base'>> };
 
 /** rope_angles: position x pair, in radians. */
-export function ropeAngles(t: Trace, draw: DrawHeatmap) {
-  const angles = t.rope_angles as number[][];
-  const dk = t.spec.d_k as number, base = t.spec.rope_base as number;
+export function ropeAngles(given: WithRope | Untyped, draw: DrawHeatmap) {
+  const t = given as WithRope;
+  const angles = t.rope_angles;
+  const dk = t.spec.d_k, base = t.spec.rope_base;
   const pairs = t.spec.rope_style === 'halves' ? `(p, p + ${dk / 2})` : '(2p, 2p + 1)';
   return draw('rope_angles', angles, {
-    rows: (t.tokens as string[]).map((w, i) => `${i} ${w}`), cols: angles[0].map((_, p) => `pair ${p}`),
+    rows: t.tokens.map((w, i) => `${i} ${w}`), cols: angles[0].map((_, p) => `pair ${p}`),
     scale: diverging(extent(angles)), label: 'rope_angles (radians)',
     caption: `position i × θₚ, θₚ = ${base}^(−2p/${dk}); pair p is columns ${pairs} of every head`,
   });
 }
 
 /** Q and K before the turn and after it (Q_rope, K_rope), then why the scores see i − j. */
-export function ropePairs(t: Trace, draw: DrawHeatmap) {
-  const tokens = t.tokens as string[];
-  const angles = t.rope_angles as number[][];
+export function ropePairs(given: WithRope | Untyped, draw: DrawHeatmap) {
+  const t = given as WithRope;
+  const tokens = t.tokens;
+  const angles = t.rope_angles;
   const n = tokens.length;
   // Two tokens some distance apart, from this sentence, to put numbers on the argument.
   const i = n - 1, j = Math.max(0, n - 3);
   const a = angles[i][0], b = angles[j][0];
   const example = n > 1 ? html` Here, pair 0 of “${tokens[i]}” (position ${i}) turns by ${short(a)} rad and of “${tokens[j]}”
     (position ${j}) by ${short(b)} rad: between them ${short(a - b)} rad, as between any two tokens ${i - j} apart.` : nothing;
-  const pair = (key: string, turned: string, rows: string[]) => html`<div class="rope-pair">
+  const pair = (key: 'Q' | 'K', turned: 'Q_rope' | 'K_rope', rows: string[]) => html`<div class="rope-pair">
     ${draw(key, t[key], { label: `${key} (before)`, rows })}${draw(turned, t[turned], { label: `${turned} (${key} turned)`, rows })}</div>`;
   const at = tokens.map((w, p) => `${p} ${w}`);
   return html`<div class="rope-pairs">${pair('Q', 'Q_rope', at)}${pair('K', 'K_rope', at)}</div>
