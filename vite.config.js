@@ -82,7 +82,7 @@ export default defineConfig({
     target: 'es2022',
     rollupOptions: { input: { main: 'web/index.html', learn: 'web/learn/index.html', compare: 'web/compare/index.html', examples: 'web/examples/index.html' } },
   },
-  worker: { format: 'es' },  // core/worker.js imports the Emscripten module
+  worker: { format: 'es' },  // core/worker.ts imports the Emscripten module
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
 });

@@ -25,7 +25,7 @@ await build({
   build: {
     outDir: 'dist', emptyOutDir: false, target: 'es2022', minify: true,
     lib: {
-      entry: { attention: 'web/src/core/attention.js', 'attention-playground': 'web/src/elements.ts' },
+      entry: { attention: 'web/src/core/attention.ts', 'attention-playground': 'web/src/elements.ts' },
       formats: ['es'], fileName: (_format, name) => `${name}.js`,
     },
     rollupOptions: { output: { chunkFileNames: 'chunks/[name]-[hash].js' } },

@@ -6,7 +6,10 @@
 //                                   from the schema, so a new key or entry is typed with no code
 // Both are build output (gitignored): the core's tables are their one source.
 import { writeFileSync, readFileSync, existsSync } from 'node:fs';
-import { load } from '../web/src/core/attention.js';
+import { importTSTree } from '../tests/e2e/typescript.mjs';
+
+// The page's loader, from its TypeScript: this runs before the build writes dist/.
+const { load } = await importTSTree('web/src/core/attention.ts');
 
 const core = await load();
 const schema = core.schema(), settings = core.settings();

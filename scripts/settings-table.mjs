@@ -6,7 +6,10 @@
 // it is written here, at build time, and imported: the page adds labels and widgets, never a
 // second copy of a default, a range or a choice.
 import { writeFileSync, readFileSync, existsSync } from 'node:fs';
-import { load, loadTraining } from '../web/src/core/attention.js';
+import { importTSTree } from '../tests/e2e/typescript.mjs';
+
+// The page's loader, from its TypeScript: this runs before the build writes dist/.
+const { load, loadTraining } = await importTSTree('web/src/core/attention.ts');
 
 function write(name, table, what) {
   const out = new URL(`../web/src/state/${name}`, import.meta.url);

@@ -4,6 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTraining } from '../../dist/attention.js';
 import { start, cells, done, drawn } from './harness.mjs';
+import { importTSTree } from './typescript.mjs';
 import * as tol from '../tolerance.mjs';
 
 const training = await loadTraining();
@@ -176,7 +177,7 @@ test('Play pauses by itself once the task is learned, says so, and the curves sh
 });
 
 test('the loop pauses a run whose loss stopped falling, one that is solved, and one at its budget', async () => {
-  const { trainingLoop, FLAT_WINDOW } = await import('../../web/src/core/training-loop.js');
+  const { trainingLoop, FLAT_WINDOW } = await importTSTree('web/src/core/training-loop.ts');
   const play = (settings, extra = {}) => new Promise((resolve) => {
     const send = trainingLoop(training, (m) => { if (m.stopped) resolve({ ...m.stopped, playing: m.playing, metrics: m.snapshot.metrics }); });
     send({ start: settings });

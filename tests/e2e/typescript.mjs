@@ -1,7 +1,9 @@
 // A module of web/src loaded straight from its TypeScript source, so Node tests can call the
-// page's own functions without a build. importTSTree follows its relative imports (.ts
-// sources, .js modules and .json tables), each module inlined as a data: URL, since a data:
-// module cannot resolve a relative path itself.
+// page's own functions without a build. importTSTree follows its relative imports, static and
+// dynamic (.ts sources, .js and .mjs modules and .json tables), each module inlined as a data:
+// URL, since a data: module cannot resolve a relative path itself; for the same reason each
+// module's import.meta.url is its file's URL, so that new URL('./x.wasm', import.meta.url)
+// finds the file beside it.
 import { readFileSync, existsSync } from 'node:fs';
 import ts from 'typescript';
 
@@ -12,8 +14,8 @@ const dataURL = (js) => `data:text/javascript;base64,${Buffer.from(js).toString(
 /** The module at `url` (a .ts file, or .json) as a data: URL with its relative imports inlined. */
 function inlined(url) {
   if (url.pathname.endsWith('.json')) return dataURL(`export default ${readFileSync(url, 'utf8')};`);
-  const js = transpile(readFileSync(url, 'utf8'));
-  return dataURL(js.replace(/(from\s+|import\s+)(['"])(\.{1,2}\/[^'"]+)\2/g, (_, lead, quote, spec) => {
+  const js = transpile(readFileSync(url, 'utf8')).replaceAll('import.meta.url', JSON.stringify(url.href));
+  return dataURL(js.replace(/(from\s+|import\s*\(\s*|import\s+)(['"])(\.{1,2}\/[^'"]+)\2/g, (_, lead, quote, spec) => {
     let target = new URL(spec, url);
     const source = new URL(target.href.replace(/\.js$/, '.ts'));
     if (existsSync(source)) target = source;

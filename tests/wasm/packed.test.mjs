@@ -1,8 +1,10 @@
-// web/src/core/packed.js: a matrix whose rows are built when first read is, to every reader,
+// web/src/core/packed.ts: a matrix whose rows are built when first read is, to every reader,
 // the array of those rows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PACKED, lazyRows } from '../../web/src/core/packed.js';
+import { importTSTree } from '../e2e/typescript.mjs';
+
+const { PACKED, lazyRows } = await importTSTree('web/src/core/packed.ts');
 
 test('a lazy matrix builds a row when it is first read, once', () => {
   const built = [];

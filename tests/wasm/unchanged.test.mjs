@@ -1,10 +1,12 @@
-// keepUnchanged (web/src/core/unchanged.js): a new trace takes the previous trace's objects for
+// keepUnchanged (web/src/core/unchanged.ts): a new trace takes the previous trace's objects for
 // the matrices whose numbers did not change, and only for those.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/attention.js';
-import { keepUnchanged } from '../../web/src/core/unchanged.js';
-import { PACKED, lazyRows } from '../../web/src/core/packed.js';
+import { importTSTree } from '../e2e/typescript.mjs';
+
+const { keepUnchanged } = await importTSTree('web/src/core/unchanged.ts');
+const { PACKED, lazyRows } = await importTSTree('web/src/core/packed.ts');
 
 const core = await load();
 

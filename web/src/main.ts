@@ -1,4 +1,4 @@
-// early.js first: the core's wasm starts compiling, from the page's preload, while the page is
+// early.ts first: the core's wasm starts compiling, from the page's preload, while the page is
 // still being read. The rest of the page's code runs after the first frame: that frame then
 // shows the first screen written into the page (its numbers as HTML) as soon as the HTML and
 // the CSS allow, rather than after the code has been evaluated and has drawn the element (the

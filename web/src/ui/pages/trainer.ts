@@ -16,7 +16,7 @@ import '../views/heatmap.js';
 
 // One press of Play runs at most this many steps, so an embedded trainer never spins forever;
 // before that it pauses by itself once the model has learned the task or the loss stopped
-// falling (training-loop.js), and says so.
+// falling (training-loop.ts), and says so.
 const BUDGET = 5000;
 
 // A head whose weights on the scored rows (those with a target) are this spread out picks out

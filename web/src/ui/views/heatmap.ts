@@ -22,7 +22,7 @@ const pictureSize = (rows: number, cols: number) => {
 };
 
 // The page builds labels, selections and scales afresh on every render; compared by content, a
-// view whose matrix is the same object as before (unchanged numbers, see core/unchanged.js)
+// view whose matrix is the same object as before (unchanged numbers, see core/unchanged.ts)
 // is not drawn again while a learner types.
 const differentList = (a?: readonly unknown[], b?: readonly unknown[]) =>
   a !== b && (!a || !b || a.length !== b.length || a.some((x, i) => x !== b[i]));

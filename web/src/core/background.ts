@@ -5,28 +5,41 @@
 // first asked, so no element on the page can starve another. Where no worker can start (a
 // sandboxed iframe, a page opened from disk, a CSP without worker-src) run() rejects, and the
 // caller computes on the main thread instead.
+import type { AttentionCore, PackedTrace, Spec, SpecError, Trace } from './attention.js';
+import type { FromWorker, ToWorker } from './worker.js';
 import { unpack } from './wrap.js';
 
-let shared = null;
+export interface Background {
+  /** The trace; null when a newer spec of the same `caller` superseded this one while it
+   *  waited; rejected when no worker can run. */
+  run(spec: Spec, caller: object): Promise<Trace | SpecError | null>;
+}
 
-function start(module) {
-  let worker = null;
-  let failure = null;
-  let inFlight = null;         // { id, resolve, reject }
-  const waiting = new Map();   // caller -> { spec, resolve, reject }, oldest caller first
+// A spec waiting for the worker, and what its promise is settled with.
+interface Job { spec: Spec; resolve(trace: Trace | SpecError | null): void; reject(why: unknown): void }
+
+let shared: Background | null = null;
+
+function start(module: WebAssembly.Module): Background {
+  let worker: Worker | null = null;
+  let failure: unknown = null;
+  let inFlight: { id: number } & Omit<Job, 'spec'> | null = null;
+  const waiting = new Map<object, Job>();   // caller -> its job, oldest caller first
   let next = 0;
 
-  const send = (job) => {
+  const send = (job: Job) => {
     inFlight = { id: ++next, resolve: job.resolve, reject: job.reject };
-    worker.postMessage({ id: inFlight.id, spec: job.spec });
+    // send() runs only while nothing has failed: the worker started
+    worker!.postMessage({ id: inFlight.id, spec: job.spec } satisfies ToWorker);
   };
   const sendNext = () => {
-    const [caller, job] = waiting.entries().next().value ?? [];
-    if (!job) return;
+    const first = waiting.entries().next();
+    if (first.done) return;
+    const [caller, job] = first.value;
     waiting.delete(caller);
     send(job);
   };
-  const fail = (why) => {
+  const fail = (why: string) => {
     failure = new Error(`the background worker stopped: ${why}`);
     for (const job of [inFlight, ...waiting.values()]) job?.reject(failure);
     inFlight = null;
@@ -35,18 +48,18 @@ function start(module) {
   };
 
   try {
-    worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-    worker.onmessage = ({ data }) => {
+    worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+    worker.onmessage = ({ data }: MessageEvent<FromWorker>) => {
       if (!inFlight || data.id !== inFlight.id) return;
-      if (data.failed) return fail(data.failed);
+      if ('failed' in data && data.failed) return fail(data.failed);
       const done = inFlight;
       inFlight = null;
       sendNext();
-      done.resolve(unpack(data));
+      done.resolve(unpack(data as PackedTrace));
     };
     worker.onerror = (e) => { e.preventDefault?.(); fail(e.message || 'it could not start'); };
     worker.onmessageerror = () => fail('a message could not be read');
-    worker.postMessage({ module });
+    worker.postMessage({ module } satisfies ToWorker);
   } catch (e) {
     failure = e;
   }
@@ -69,7 +82,7 @@ function start(module) {
 }
 
 /** The page's worker, started on first use from the core's compiled module. */
-export function background(core) {
+export function background(core: AttentionCore): Background {
   shared ??= start(core.module);
   return shared;
 }
@@ -82,7 +95,7 @@ export const BACKGROUND_CELLS = 400_000;
 
 /** Whether the core counts `spec` as large: computed in the worker. A refused spec is small
  *  (refused at once). */
-export const large = (core, spec) => {
+export const large = (core: AttentionCore, spec: Spec): boolean => {
   const work = core.work(spec);
   return 'cells' in work && work.cells >= BACKGROUND_CELLS;
 };
@@ -90,7 +103,7 @@ export const large = (core, spec) => {
 /** The trace of `spec`, computed where its size says: on the spot, or in the worker in
  *  `caller`'s place (on the spot where no worker can run); null when a newer spec of the same
  *  caller superseded it. */
-export function traceOf(core, spec, caller) {
+export function traceOf(core: AttentionCore, spec: Spec, caller: object): Promise<Trace | SpecError | null> {
   if (!large(core, spec)) return Promise.resolve(core.trace(spec));
   return background(core).run(spec, caller).catch(() => core.trace(spec));
 }

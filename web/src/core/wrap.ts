@@ -1,6 +1,33 @@
 // The JS face of one instantiated core (shared by the page's module and its Web Worker):
 // every call is JSON in, plain objects out, so no embind handle ever reaches the caller.
-import { PACKED, lazyRows } from './packed.js';
+import type { AttentionCore, Matrix, PackedTrace, SpecError, Trace } from './attention.js';
+import { PACKED, lazyRows, type Packed } from './packed.js';
+
+/** The core's embind functions (cpp/bindings/attention_wasm.cpp): JSON text in and out. */
+export interface CoreModule {
+  run(spec: string): string;
+  run_packed(spec: string): string;
+  /** The last run_packed()'s numbers: a view into the wasm memory, valid until drop_packed(). */
+  packed_numbers(): Float64Array;
+  drop_packed(): void;
+  numpy(spec: string): string;
+  random(request: string): string;
+  derive(request: string): string;
+  parameters(spec: string): string;
+  work(spec: string): string;
+  settings(): string;
+  schema(): string;
+  entropy(request: string): string;
+  stats(): string;
+  count_emval_handles(): number;
+}
+
+/** The core as wrap() gives it: the contract's AttentionCore but for the compiled module,
+ *  which the page's loader adds. */
+export type WrappedCore = Omit<AttentionCore, 'module'>;
+
+// A matrix or vector in the skeleton: its numbers start at numbers[@].
+interface Ref { '@': number; shape: [number] | [number, number] }
 
 // A packed trace back to the plain one: every {"@": offset, "shape": [rows, cols]} (or [n])
 // in the skeleton becomes nested arrays of the numbers it points to. The rows of a matrix of
@@ -14,41 +41,48 @@ import { PACKED, lazyRows } from './packed.js';
 // a matrix's own is smaller, and the small ones are built into rows at once.
 const LAZY_CELLS = 16384, LAZY_LIST = 16;
 
-export function unpack({ skeleton, numbers }, { own = false } = {}) {
-  const row = (src, at, n) => {
-    const out = new Array(n);  // filled by a loop: several times faster than Array.from here
+export function unpack({ skeleton, numbers }: PackedTrace, { own = false }: { own?: boolean } = {}): Trace | SpecError {
+  const row = (src: Float64Array, at: number, n: number) => {
+    const out = new Array<number>(n);  // filled by a loop: several times faster than Array.from here
     for (let i = 0; i < n; i++) out[i] = src[at + i];
     return out;
   };
-  const rowsOf = (at, rows, cols) => {
+  const rowsOf = (at: number, rows: number, cols: number): Matrix => {
     if (rows * cols <= LAZY_CELLS) return Array.from({ length: rows }, (_, r) => row(numbers, at + r * cols, cols));
     const mine = own ? numbers.slice(at, at + rows * cols) : numbers, base = own ? 0 : at;
     const out = lazyRows(rows, (r) => row(mine, base + r * cols, cols));
-    Object.defineProperty(out, PACKED, { value: { numbers: mine, at: base, rows, cols, factor: 1 } });
+    Object.defineProperty(out, PACKED, { value: { numbers: mine, at: base, rows, cols, factor: 1 } satisfies Packed });
     return out;
   };
-  const walk = (v) => {
+  const walk = (v: unknown): unknown => {
     // A long list of entries (decode's steps, the online softmax's blocks: at 512 tokens
     // thousands, each with its matrices) is built an entry at a time, as a stepper reads it.
     if (Array.isArray(v)) return v.length > LAZY_LIST && typeof v[0] === 'object' && v[0] !== null && !('@' in v[0])
       ? lazyRows(v.length, (i) => walk(v[i])) : v.map(walk);
     if (v === null || typeof v !== 'object') return v;
     if ('@' in v) {
-      const [rows, cols] = v.shape;
-      return cols === undefined ? row(numbers, v['@'], rows) : rowsOf(v['@'], rows, cols);
+      const ref = v as Ref;
+      const [rows, cols] = ref.shape;
+      return cols === undefined ? row(numbers, ref['@'], rows) : rowsOf(ref['@'], rows, cols);
     }
-    for (const k of Object.keys(v)) v[k] = walk(v[k]);
+    const fields = v as Record<string, unknown>;
+    for (const k of Object.keys(fields)) fields[k] = walk(fields[k]);
     return v;
   };
-  return walk(skeleton);
+  return walk(skeleton) as Trace | SpecError;
 }
 
-export function wrap(core) {
-  const text = (value) => (typeof value === 'string' ? value : JSON.stringify(value));
-  const call = (fn, value) => JSON.parse(fn(text(value)));
+// A reply of the core that is an error, as every call may give: by its `error`, as the caller
+// reads it.
+const failed = (reply: object): reply is SpecError => !!(reply as Partial<SpecError>).error;
+
+export function wrap(core: CoreModule): WrappedCore {
+  const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+  // The core's JSON answer, typed as the contract says it is.
+  const call = <R>(fn: (json: string) => string, value: unknown): R => JSON.parse(fn(text(value)));
   // The packed trace: its skeleton, and its numbers as a view into the heap that dies at
   // drop_packed(), so use() reads or copies them first.
-  const packed = (spec, use) => {
+  const packed = <R>(spec: unknown, use: (skeleton: PackedTrace['skeleton'], view: Float64Array) => R): R => {
     const skeleton = JSON.parse(core.run_packed(text(spec ?? {})));
     try {
       return use(skeleton, core.packed_numbers());
@@ -61,12 +95,12 @@ export function wrap(core) {
     runPacked: (spec) => packed(spec, (skeleton, view) => ({ skeleton, numbers: new Float64Array(view) })),
     trace: (spec) => packed(spec, (skeleton, view) => unpack({ skeleton, numbers: view }, { own: true })),
     random: ({ seed = 42, dist = 'uniform', rows = 1, cols = 1 } = {}) => {
-      const r = call(core.random, { seed, dist, rows, cols });
-      return r.error ? r : r.values;
+      const r = call<{ values: Matrix } | SpecError>(core.random, { seed, dist, rows, cols });
+      return failed(r) ? r : r.values;
     },
     numpy: (spec) => {
-      const r = call(core.numpy, spec ?? {});
-      return r.error ? r : r.program;
+      const r = call<{ program: string } | SpecError>(core.numpy, spec ?? {});
+      return failed(r) ? r : r.program;
     },
     derive: (request) => call(core.derive, request),
     parameters: (spec) => call(core.parameters, spec ?? {}),
@@ -78,4 +112,3 @@ export function wrap(core) {
     stats: () => ({ ...JSON.parse(core.stats()), handles: core.count_emval_handles() }),
   };
 }
-

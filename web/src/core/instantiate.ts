@@ -1,0 +1,48 @@
+// Compiles and instantiates a wasm module from its URL wherever the code runs: streamed in the
+// browser, read from disk in Node (Emscripten 3.1.6 would fetch by path even there), decoded
+// from a data: URL in the one-file builds.
+
+/** What an Emscripten factory (wasm/*.mjs) is given here: the module is instantiated by the
+ *  caller, which hands Emscripten the instance through `done`. */
+export interface EmscriptenOptions {
+  instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void): object;
+}
+/** An Emscripten factory, resolving to the module's embind functions M. */
+export type EmscriptenFactory<M> = (options: EmscriptenOptions) => Promise<M>;
+
+/** What a page began compiling before its scripts ran (early.ts): url -> its module, null when
+ *  that compile failed. */
+export type EarlyCompiles = Map<string, Promise<WebAssembly.Module | null>>;
+/** The global object as early.ts and instantiate() share it: through a registered symbol, so
+ *  that every copy of this code on a page finds the same compiles. */
+export type WithEarly = { [key: symbol]: EarlyCompiles | undefined };
+
+function base64Bytes(dataUrl: string): Uint8Array<ArrayBuffer> {
+  const b64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
+  if (typeof atob === 'function') return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  // where there is no atob: Node's Buffer (outside the page's types, which are the browser's)
+  const { Buffer } = globalThis as unknown as { Buffer: { from(text: string, encoding: 'base64'): Uint8Array } };
+  return Uint8Array.from(Buffer.from(b64, 'base64'));
+}
+
+const EARLY = Symbol.for('attention-playground.early');
+
+export async function instantiate(wasmUrl: URL, imports: WebAssembly.Imports): Promise<WebAssembly.WebAssemblyInstantiatedSource> {
+  const module = await (globalThis as unknown as WithEarly)[EARLY]?.get(wasmUrl.href);
+  if (module) return { module, instance: await WebAssembly.instantiate(module, imports) };
+  if (wasmUrl.protocol === 'data:') return WebAssembly.instantiate(base64Bytes(wasmUrl.href), imports);
+  if (wasmUrl.protocol === 'file:') {
+    const fs = 'node:fs/promises';  // a variable, so browser bundlers leave it alone
+    const { readFile }: { readFile(path: URL): Promise<Uint8Array<ArrayBuffer>> } = await import(/* @vite-ignore */ fs);
+    return WebAssembly.instantiate(await readFile(wasmUrl), imports);
+  }
+  const response = fetch(wasmUrl);
+  if (WebAssembly.instantiateStreaming) {
+    try {
+      return await WebAssembly.instantiateStreaming(response, imports);
+    } catch {
+      // a server without the application/wasm type: compile from bytes instead
+    }
+  }
+  return WebAssembly.instantiate(await (await fetch(wasmUrl)).arrayBuffer(), imports);
+}

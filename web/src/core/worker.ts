@@ -1,0 +1,40 @@
+// The core in a Web Worker (started by background.ts). The first message brings the module
+// the page already compiled, so the worker fetches nothing; then each spec gets its packed
+// trace back, the numbers' buffer transferred rather than copied.
+import type { PackedTrace, Spec } from './attention.js';
+import createAttentionCore from './wasm/attention-core.mjs';
+import type { EmscriptenFactory } from './instantiate.js';
+import { wrap, type CoreModule, type WrappedCore } from './wrap.js';
+
+/** What the page posts: the compiled module first, then a spec at a time. */
+export type ToWorker = { module: WebAssembly.Module; id?: undefined } | { module?: undefined; id: number; spec: Spec };
+/** What this worker posts back for spec `id`: its packed trace, or why it could not compute it. */
+export type FromWorker = { id: number } & (PackedTrace | { failed: string });
+
+// The worker's global scope, as much of it as is used here (the project's types are the page's,
+// whose self is a window).
+declare const self: {
+  onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
+  postMessage(message: FromWorker, transfer?: Transferable[]): void;
+};
+
+let core: Promise<WrappedCore> | null = null;
+
+self.onmessage = async ({ data }) => {
+  if (data.module) {
+    const module = data.module;
+    core = (createAttentionCore as EmscriptenFactory<CoreModule>)({
+      instantiateWasm(imports, done) {
+        WebAssembly.instantiate(module, imports).then((instance) => done(instance, module));
+        return {};
+      },
+    }).then(wrap);
+    return;
+  }
+  try {
+    const { skeleton, numbers } = (await core)!.runPacked(data.spec);  // null only before the module's message, which comes first
+    self.postMessage({ id: data.id, skeleton, numbers }, [numbers.buffer]);
+  } catch (e) {
+    self.postMessage({ id: data.id, failed: String((e as Error | null)?.message ?? e) });  // the page computes it instead
+  }
+};
