@@ -48,7 +48,8 @@ ${rows.map((e) => `  /** ${e.label}${e.shape ? ` (${e.shape})` : ''}${e.when ? `
 }`;
 
 const types = `// Written by scripts/core-types.mjs from the core's tables: edit those, not this.
-import type { DecodeCost, DecodeStep, KvCost, Matrix, OnlineBlock, TraceSpec } from './attention.js';
+// By the package's own name: './attention.js' would resolve to the core's source (attention.ts).
+import type { DecodeCost, DecodeStep, KvCost, Matrix, OnlineBlock, TraceSpec } from 'attention-playground';
 
 /** The spec: a key per row of the core's settings table. */
 export interface Spec {

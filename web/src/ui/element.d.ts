@@ -1,6 +1,8 @@
 // Types of dist/attention-playground.js: importing it defines <attention-playground>,
 // <attention-trainer> and <attention-compare>.
-import type { SelfTrace, Spec, Trace, TrainingSnapshot } from '../core/attention.js';
+// The contract by the package's own name: '../core/attention.js' would resolve to the core's
+// source (attention.ts) and type-check it in the embedder's project.
+import type { SelfTrace, Spec, Trace, TrainingSnapshot } from 'attention-playground';
 
 /** The detail of the `trace` event: sent after every computation, on the element (it does not bubble). */
 export interface TraceEventDetail {
