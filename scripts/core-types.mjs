@@ -31,7 +31,7 @@ function specType(row) {
 }
 
 // Entries whose value is a structure of its own, typed beside the contract (attention.d.ts).
-const STRUCTURES = { decode: 'DecodeStep[]', decode_cost: 'DecodeCost', online: 'OnlineBlock[][]', kv_costs: 'KvCost[]', spec: 'TraceSpec' };
+const STRUCTURES = { decode: 'DecodeStep[]', decode_cost: 'DecodeCost', online: 'OnlineBlock[][]', kv_costs: 'KvCost[]', head_scores: 'HeadScores[]', spec: 'TraceSpec' };
 
 /** An entry's value as TypeScript: from its kind, and for numbers from how many terms its shape has. */
 function entryType(e) {
@@ -49,7 +49,7 @@ ${rows.map((e) => `  /** ${e.label}${e.shape ? ` (${e.shape})` : ''}${e.when ? `
 
 const types = `// Written by scripts/core-types.mjs from the core's tables: edit those, not this.
 // By the package's own name: './attention.js' would resolve to the core's source (attention.ts).
-import type { DecodeCost, DecodeStep, KvCost, Matrix, OnlineBlock, TraceSpec } from 'attention-playground';
+import type { DecodeCost, DecodeStep, HeadScores, KvCost, Matrix, OnlineBlock, TraceSpec } from 'attention-playground';
 
 /** The spec: a key per row of the core's settings table. */
 export interface Spec {

@@ -200,6 +200,9 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
     t.weights.push_back(std::move(w));
     t.heads.push_back(std::move(head));
   }
+  if (!cross) {
+    for (const auto& w : t.weights) t.head_scores.push_back(head_scores(w.template cast<double>(), s.tokens));
+  }
   t.output = p.W_o ? MatrixT<T>(t.concat * p.W_o->cast<T>()) : t.concat;
   for (const long kv : {h, s.kv_heads, 1L}) {
     if (!t.kv_costs.empty() && t.kv_costs.back().kv_heads == kv) continue;  // MHA or MQA is this spec's

@@ -698,7 +698,7 @@ Work work_of(const Spec& s) {
   const std::size_t by_token = ed ? z(n) * z(d) * 2
                                   : z(n) * (z(d) * 6 + z(h) * z(2 * dk + 2 * dv)) + (m != n ? z(m) * z(d) * 2 : 0) +
                                         (s.positional == Positional::rope ? z(n + m) * z(dk) * z(h + 1) : 0) +
-                                        (s.qk_norm ? z(n) * z(h * dk) + z(m) * z(kvh * dk) : 0);
+                                        (s.qk_norm ? z(n) * z(h * dk) + z(m) * z(kvh * dk) : 0) + z(h) * 4;  // + the head scores
   const std::size_t weights = (ed ? z(d) * z(2 * d) : z(d) * z(h * dk + kvh * (dk + dv)) + (w_o ? z(h) * z(dv) * z(d) : 0)) +
                               (s.score == ScoreKind::general ? z(dk) * z(dk) : 0) +
                               (s.score == ScoreKind::additive ? z(dk) * z(da) * 2 + z(da) : 0);

@@ -107,6 +107,14 @@ json value_of(const TraceEntry<Trace>& e, const Trace* trace, const Parameters& 
             costs.push_back({{"kv_heads", c.kv_heads}, {"parameters", c.parameters}, {"cache_per_token", c.cache_per_token}});
           }
           return costs;
+        } else if constexpr (std::is_same_v<V, std::vector<HeadScores>>) {
+          if (v.empty()) return json();
+          json heads = json::array();
+          for (const auto& h : v) {
+            heads.push_back({{"previous_token", h.previous_token}, {"duplicate_token", h.duplicate_token},
+                             {"induction", h.induction}, {"first_token", h.first_token}});
+          }
+          return heads;
         } else if constexpr (std::is_same_v<V, std::vector<DecodeStep>>) {
           if (v.empty()) return json();
           json steps = json::array();

@@ -47,7 +47,8 @@ std::string dump_program() {
 // Whether a trace key holds numbers the program must compute (not a count it does not keep).
 bool computed(const std::string& key) {
   for (const auto& e : attention::self_trace_schema()) {
-    if (key == e.name) return numeric(e) && std::string(e.kind) != "count" && std::string(e.kind) != "index";
+    // counts, indices and the head detector's scores read the trace; make_fixtures.py checks them
+    if (key == e.name) return numeric(e) && std::string(e.kind) != "count" && std::string(e.kind) != "index" && std::string(e.kind) != "detector";
   }
   for (const auto& e : attention::encoder_decoder_trace_schema()) {
     if (key == e.name) return numeric(e);

@@ -21,6 +21,9 @@ export type TraceSpec = Required<Omit<Spec, 'sentence' | 'scale' | 'X' | 'W_q' |
 export interface DecodeStep { t: number; k_cache: Matrix; v_cache: Matrix; scores: Matrix; weights: Matrix; output: number[] }
 /** Multiply-adds of decoding, with and without the cache: in all, and after each step. */
 export interface DecodeCost { with_cache: number; without_cache: number; with_so_far: number[]; without_so_far: number[] }
+/** What a head's weights do: the share of its attention on each pattern, over the rows the
+ *  pattern covers (1 is a perfect head; 0 where no row has the pattern). */
+export interface HeadScores { previous_token: number; duplicate_token: number; induction: number; first_token: number }
 /** A layer's weights and decoder cache per token with this many key/value heads. */
 export interface KvCost { kv_heads: number; parameters: number; cache_per_token: number }
 /** One block of keys of the online softmax: m is null where a row has seen no visible key yet;

@@ -9,6 +9,7 @@
 
 #include "attention/core/decode.hpp"
 #include "attention/core/error.hpp"
+#include "attention/core/head_detector.hpp"
 #include "attention/core/online_softmax.hpp"
 #include "attention/core/parameters.hpp"
 #include "attention/core/scalar.hpp"
@@ -50,6 +51,7 @@ struct SelfTrace {
   std::vector<MatrixT<T>> raw_scores;
   std::vector<MatrixT<T>> scores;        // h x (n, m): softcap(score * scale + bias) / temperature
   std::vector<MatrixT<T>> weights;       // h x (n, m)
+  std::vector<HeadScores> head_scores;   // h, self mode: what each head's weights do (head_detector.hpp)
   std::vector<MatrixT<T>> heads;         // h x (n, d_v)
   MatrixT<T> concat;                     // (n, h*d_v)
   MatrixT<T> output;                     // (n, d) with W_o, else (n, h*d_v)
@@ -82,7 +84,8 @@ using TraceMember = std::variant<std::monostate, Matrix Trace::*, std::optional<
                                  Vector Trace::*, std::vector<long> Trace::*, std::vector<double> Trace::*, double Trace::*,
                                  std::vector<std::string> Trace::*, Matrix Parameters::*, std::optional<Matrix> Parameters::*,
                                  std::vector<std::vector<OnlineBlock>> Trace::*, std::vector<DecodeStep> Trace::*,
-                                 std::optional<DecodeCost> Trace::*, std::vector<KvCost> Trace::*>;
+                                 std::optional<DecodeCost> Trace::*, std::vector<KvCost> Trace::*,
+                                 std::vector<HeadScores> Trace::*>;
 
 template <class Trace>
 struct TraceEntry : TraceInfo {
@@ -135,6 +138,8 @@ inline const std::vector<SelfEntry>& self_trace_schema() {
       {{"scores", "heads x n x m", "", "signed", "scale", "the logits: softcap(score x scale + bias) / temperature", "tokens", "", ""},
        &S::scores},
       {{"weights", "heads x n x m", "", "weights", "softmax", "each row a distribution over the keys", "tokens", "", ""}, &S::weights},
+      {{"head_scores", "heads", "mode=self", "detector", "", "each head's previous-token, duplicate-token, induction and first-token score",
+        "", "", ""}, &S::head_scores},
       {{"heads", "heads x n x d_v", "", "signed", "weigh", "each head's output: weights times V", "tokens", "heads", ""}, &S::heads},
       {{"concat", "n x heads*d_v", "", "signed", "concat", "the heads side by side", "tokens", "heads", ""}, &S::concat},
       {{"W_o", "heads*d_v x d_model", "heads>1|W_o", "signed", "concat", "output weights", "", "", ""}, &Parameters::W_o},
