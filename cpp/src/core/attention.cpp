@@ -200,9 +200,6 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
     t.weights.push_back(std::move(w));
     t.heads.push_back(std::move(head));
   }
-  if (!cross) {
-    for (const auto& w : t.weights) t.head_scores.push_back(head_scores(w.template cast<double>(), s.tokens));
-  }
   t.output = p.W_o ? MatrixT<T>(t.concat * p.W_o->cast<T>()) : t.concat;
   for (const long kv : {h, s.kv_heads, 1L}) {
     if (!t.kv_costs.empty() && t.kv_costs.back().kv_heads == kv) continue;  // MHA or MQA is this spec's
@@ -218,7 +215,10 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
     if (s.residual) t.residual_sum = sum;
     if (s.layer_norm) t.normalized = layer_norm_rows<T>(sum);  // finite for every finite sum
   }
-  if constexpr (std::is_same_v<T, double>) {  // the steppers' numbers are shown in double only
+  if constexpr (std::is_same_v<T, double>) {  // the steppers' numbers and head scores are shown in double only
+    if (!cross) {
+      for (const auto& w : t.weights) t.head_scores.push_back(head_scores(w, s.tokens));
+    }
     if (s.online_block > 0) {
       for (long i = 0; i < h; ++i) {
         const long g = t.kv_group[static_cast<std::size_t>(i)];

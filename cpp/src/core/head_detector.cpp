@@ -1,5 +1,7 @@
 #include "attention/core/head_detector.hpp"
 
+#include <unordered_map>
+
 namespace attention {
 
 namespace {
@@ -27,7 +29,11 @@ double score(const Matrix& w, Pattern on) {
 }  // namespace
 
 HeadScores head_scores(const Matrix& w, const std::vector<std::string>& t) {
-  const auto same = [&](long a, long b) { return t[static_cast<std::size_t>(a)] == t[static_cast<std::size_t>(b)]; };
+  // Each token as a number (its first position), so the n x n comparisons compare integers.
+  std::unordered_map<std::string, long> first;
+  std::vector<long> id;
+  for (const auto& token : t) id.push_back(first.emplace(token, static_cast<long>(first.size())).first->second);
+  const auto same = [&](long a, long b) { return id[static_cast<std::size_t>(a)] == id[static_cast<std::size_t>(b)]; };
   HeadScores s;
   s.previous_token = score(w, [](long i, long j) { return j == i - 1; });
   s.duplicate_token = score(w, [&](long i, long j) { return j < i && same(i, j); });
