@@ -14,6 +14,7 @@
 #include "attention/core/rng.hpp"
 #include "attention/io/spec.hpp"
 #include "attention/io/trace_json.hpp"
+#include "attention/model/language_model.hpp"
 #include "binding_common.hpp"
 
 namespace {
@@ -110,6 +111,16 @@ std::string entropy(const std::string& request) {
   return text(curve ? curve.value() : error_of(curve.error()));
 }
 
+// The weights file's bytes -> {"card": ...}: installs the model `model: "tiny-lm"` names. The
+// page fetches the file and calls this only in model mode, so no other page pays for it.
+std::string load_model(const std::string& bytes) {
+  auto model = attention::read_model(bytes);
+  if (!model) return text(error_of(model.error()));
+  json card = model.value().card;
+  attention::install_model(std::move(model).value());
+  return text(json{{"card", std::move(card)}});
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {
@@ -126,4 +137,5 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("schema", &schema);
   emscripten::function("entropy", &entropy);
   emscripten::function("stats", &heap_stats);
+  emscripten::function("load_model", &load_model);
 }

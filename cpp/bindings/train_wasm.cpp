@@ -6,7 +6,10 @@
 #include <optional>
 #include <string>
 
+#include "attention/model/lm_training.hpp"
 #include "attention/train/trainer.hpp"
+#include "attention/core/limits.hpp"
+#include "attention/io/json_read.hpp"
 #include "binding_common.hpp"
 
 namespace {
@@ -41,9 +44,86 @@ std::string train_tasks() {
   return text(json{{"tasks", attention::tasks_json()}, {"settings", table(attention::training_settings())}});
 }
 
+// The language model's task: the trained model's architecture learning from the fortunes the
+// page hands over (the training and the held-out text), a few steps per call.
+std::optional<attention::LmTrainer> language;
+
+// {seed?, batch_size?, learning_rate?, repeat_share?, eval_windows?} and the two texts ->
+// {settings} or the error naming the setting.
+std::string lm_start(const std::string& settings, const std::string& train, const std::string& held_out) {
+  language.reset();
+  const auto parsed = attention::json_read::parse_request(settings, "the settings must be a JSON object");
+  if (!parsed) return text(error_of(parsed.error()));
+  const json& j = parsed.value();
+  attention::LmTrainingSettings s;
+  s.batch_size = 8;     // the tab's default: a step every ~50 ms keeps the charts moving
+  s.eval_windows = 16;
+  const auto number = [&](const char* key, double lo, double hi, double& out) -> bool {
+    if (!j.contains(key)) return true;
+    if (!j.at(key).is_number() || !(j.at(key).get<double>() >= lo && j.at(key).get<double>() <= hi)) return false;
+    out = j.at(key).get<double>();
+    return true;
+  };
+  double seed = s.seed, batch = static_cast<double>(s.batch_size), rate = s.learning_rate, share = s.repeat_share,
+         windows = static_cast<double>(s.eval_windows);
+  if (!number("seed", 0, 4294967295.0, seed)) return text(error_json("seed", "seed: must be a whole number from 0 to 4294967295"));
+  if (!number("batch_size", 1, 64, batch)) return text(error_json("batch_size", "batch_size: must be from 1 to 64"));
+  if (!number("learning_rate", 1e-6, 1, rate)) return text(error_json("learning_rate", "learning_rate: must be from 0.000001 to 1"));
+  if (!number("repeat_share", 0, 1, share)) return text(error_json("repeat_share", "repeat_share: must be from 0 to 1"));
+  if (!number("eval_windows", 1, 64, windows)) return text(error_json("eval_windows", "eval_windows: must be from 1 to 64"));
+  s.seed = static_cast<std::uint32_t>(seed);
+  s.batch_size = static_cast<long>(batch);
+  s.learning_rate = rate;
+  s.repeat_share = share;
+  s.eval_windows = static_cast<long>(windows);
+  const auto train_ids = attention::encode_text(train), held_out_ids = attention::encode_text(held_out);
+  const std::size_t window = static_cast<std::size_t>(s.shape.context + 1);
+  if (train_ids.size() <= window || held_out_ids.size() < window) {
+    return text(error_json("corpus", "corpus: the texts must hold more than " + std::to_string(window) + " characters"));
+  }
+  language.emplace(s, train_ids, held_out_ids);
+  return text(json{{"settings", {{"seed", s.seed}, {"batch_size", s.batch_size}, {"learning_rate", s.learning_rate},
+                                 {"repeat_share", s.repeat_share}, {"eval_windows", s.eval_windows}}}});
+}
+
+// `count` steps -> {step, loss (the mean of their batches), eval_loss, previous_token and
+// induction: layers x heads on the probe of random characters repeated twice}.
+std::string lm_step(int count) {
+  if (!language) return text(error_json("", "train: start a run first"));
+  if (count < 1 || count > attention::limits::max_train_steps_per_call) return text(error_json("count", "count: must be from 1 to 1000"));
+  double loss = 0;
+  for (int i = 0; i < count; ++i) loss += language->step();
+  const attention::LanguageModel model{language->settings().shape, attention::character_vocabulary(), language->weights(), {}};
+  json previous = json::array(), induction = json::array();
+  for (const auto& layer : attention::probe_head_scores(model)) {
+    json p = json::array(), in = json::array();
+    for (const auto& h : layer) {
+      p.push_back(h.previous_token);
+      in.push_back(h.induction);
+    }
+    previous.push_back(p);
+    induction.push_back(in);
+  }
+  return text(json{{"step", language->steps()}, {"loss", loss / count}, {"eval_loss", language->held_out_loss()},
+                   {"previous_token", previous}, {"induction", induction}});
+}
+
+// The weights so far as a weights file (what the playground's loadModel takes): "open in the
+// playground" inspects the model as it is at this step.
+emscripten::val lm_model_bytes() {
+  static std::string bytes;
+  if (!language) return emscripten::val::null();
+  bytes = attention::write_model({language->settings().shape, attention::character_vocabulary(), language->weights(),
+                                  json{{"training", {{"steps", language->steps()}}}}});
+  return emscripten::val(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<const unsigned char*>(bytes.data())));
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_train) {
+  emscripten::function("lm_start", &lm_start);
+  emscripten::function("lm_step", &lm_step);
+  emscripten::function("lm_model", &lm_model_bytes);
   emscripten::function("start", &train_start);
   emscripten::function("step", &train_step);
   emscripten::function("snapshot", &train_snapshot);

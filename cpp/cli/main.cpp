@@ -16,6 +16,7 @@
 #include "attention/io/spec.hpp"
 #include "attention/io/trace_json.hpp"
 #include "attention/train/trainer.hpp"
+#include "built_in_model.hpp"
 
 namespace {
 
@@ -211,6 +212,7 @@ int main(int argc, char** argv) {
   if (!read_input(argv[2], text, err)) return fail(err);
   auto spec = attention::parse_spec_text(text);
   if (!spec) return fail(spec.error().line());
+  if (spec.value().model == attention::ModelKind::tiny_lm) attention::install_built_in_model();
   if (cmd == "numpy") return emit(attention::numpy_program(spec.value()));
   auto trace = attention::run_trace(spec.value());
   if (!trace) return fail(trace.error().line());

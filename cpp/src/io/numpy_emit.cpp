@@ -1,5 +1,7 @@
 #include "attention/io/numpy_emit.hpp"
 
+#include "attention/model/language_model.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -176,6 +178,10 @@ const char* kAlibi = R"(def slopes_of(h):
 }  // namespace
 
 std::string numpy_program(const Spec& s) {
+  if (s.model == ModelKind::tiny_lm) {
+    const LanguageModel* model = installed_model();
+    return model ? numpy_model_program(s, *model) : "raise SystemExit(\"the trained model's weights are not loaded\")\n";
+  }
   Text o;
   const long d = s.d_model, h = s.heads, dk = s.d_k, dv = s.d_v, da = s.d_a;
   const long n = static_cast<long>(s.tokens.size());

@@ -15,6 +15,7 @@
 #include "attention/core/limits.hpp"
 #include "attention/core/parameters.hpp"
 #include "attention/io/tokenize.hpp"
+#include "attention/model/language_model.hpp"
 
 namespace attention {
 
@@ -155,6 +156,7 @@ Result<std::vector<std::string>> token_list(const json& t, const char* key) {
 template <class E>
 using Names = std::vector<std::pair<std::string, E>>;
 
+const Names<ModelKind> kModels = {{"random", ModelKind::random}, {"tiny-lm", ModelKind::tiny_lm}};
 const Names<Mode> kModes = {{"self", Mode::self}, {"encoder_decoder", Mode::encoder_decoder}, {"cross", Mode::cross}};
 const Names<ScoreKind> kScores = {
     {"dot", ScoreKind::dot}, {"scaled_dot", ScoreKind::scaled_dot}, {"general", ScoreKind::general}, {"additive", ScoreKind::additive}};
@@ -185,6 +187,7 @@ const std::string& name_in(const Names<E>& names, E e) {
 using Shown = bool (*)(const Spec&);
 bool always(const Spec&) { return true; }
 bool with_rope(const Spec& s) { return s.positional == Positional::rope; }
+bool trained(const Spec& s) { return s.model == ModelKind::tiny_lm; }
 
 template <class E>
 SpecField choice(E Spec::*at, const Names<E>& names, Shown shown = always) {
@@ -317,6 +320,9 @@ const std::vector<Setting>& settings() {
   using limits::max_head_dim;
   static const long max_tokens = static_cast<long>(limits::max_tokens);
   static const std::vector<Setting> table = {
+      {"model", "enum", "\"random\"",
+       "random (seeded weights, shaped by the settings below) or tiny-lm (the small language model this project trained; its tokens are characters).",
+       names_of(kModels), 0, 0, "", "Model", choice(&Spec::model, kModels, trained)},
       {"mode", "enum", "\"self\"",
        "self (each token attends over all), encoder_decoder (a decoder state attends over annotations) or cross (the sentence attends over the source).",
        names_of(kModes), 0, 0, "", "Mode", choice(&Spec::mode, kModes)},
@@ -437,12 +443,50 @@ Error shape_error(const std::string& key, const Matrix& m, long rows, long cols,
 }
 
 // Every check of a spec; the work limit only when `bounded` (a caller that draws the parameters
+// The trained model's spec: a sentence (read character by character) or tokens (entries of its
+// vocabulary), and nothing that would shape or give weights: those are learned.
+Result<Spec> parse_trained(const json& j, Spec s) {
+  for (const auto& [key, value] : j.items()) {
+    if (value.is_null() || key == "model" || key == "sentence" || key == "tokens") continue;
+    return error_at(key, "does not apply to the trained model (model is tiny-lm): its sizes and weights are learned, not set");
+  }
+  const auto has = [&](const char* k) { return j.contains(k) && !j.at(k).is_null(); };
+  if (has("sentence") && has("tokens")) return error_at("tokens", "give either sentence or tokens, not both");
+  const char* key = has("tokens") ? "tokens" : "sentence";
+  if (has("tokens")) {
+    ATTENTION_TRY(tokens, token_list(j.at("tokens"), "tokens"));
+    for (const std::string& t : tokens) {
+      if (token_id(t) < 0) {
+        return error_at("tokens", show(json(t)) + " is not in the model's vocabulary (one printable ASCII character, or " + unknown_token + ")");
+      }
+    }
+    s.tokens = std::move(tokens);
+  } else {
+    std::string sentence = defaults_json().at("sentence").get<std::string>();
+    if (has("sentence")) {
+      ATTENTION_TRY(given, get_string(j, "sentence"));
+      sentence = std::move(given);
+    }
+    for (const int id : encode_text(sentence)) s.tokens.push_back(character_vocabulary()[static_cast<std::size_t>(id)]);
+  }
+  if (s.tokens.empty()) return error_at(key, "has no tokens; type at least one character");
+  const long context = LmShape{}.context;
+  if (static_cast<long>(s.tokens.size()) > context) {
+    return error_at(key, "has " + std::to_string(s.tokens.size()) + " tokens; the trained model reads at most " + std::to_string(context));
+  }
+  return s;
+}
+
 // and runs nothing has no attention to bound).
 Result<Spec> parse(const json& j, bool bounded) {
   if (!j.is_object()) return error_at("", "the spec must be a JSON object, got " + show(j));
   if (auto bad = json_read::unknown_key(j, settings(), "spec", " (see `attention-cli --help` for the keys)")) return *bad;
   Spec s;
   const auto has = [&](const char* k) { return j.contains(k) && !j.at(k).is_null(); };
+  if (has("model")) {
+    if (auto bad = setting("model").field.read(j, setting("model"), s)) return *bad;
+    if (s.model == ModelKind::tiny_lm) return parse_trained(j, std::move(s));
+  }
 
   // The table's loop: each plain setting read from the spec or from its default (mode first, so
   // every later row is checked against it), and every key given where its mode does not read it
@@ -666,6 +710,12 @@ Result<Spec> parse_spec(const json& j) { return parse(j, true); }
 Result<Spec> parse_spec_unbounded(const json& j) { return parse(j, false); }
 
 Work work_of(const Spec& s) {
+  if (s.model == ModelKind::tiny_lm) {  // per layer: the scores, weights and mask; X, Q, K, V, heads, output; the weights
+    const LmShape m;
+    const std::size_t n = s.tokens.size(), layers = static_cast<std::size_t>(m.layers), d = static_cast<std::size_t>(m.d_model);
+    return {layers * n * n * static_cast<std::size_t>(2 * m.heads + 1),
+            layers * (n * d * 7 + 4 * d * d) + n * static_cast<std::size_t>(m.vocabulary)};
+  }
   // Counted: the numbers of the trace (scores, weights and raw scores per head, the mask, the matrices with
   // a row per token, the weights, the rotations, biases, decode steps and online blocks) and
   // additive scoring's hidden layer, which is computed but not kept.
@@ -713,6 +763,10 @@ Result<Spec> parse_spec_text(const std::string& text) {
 json to_json(const Spec& s) {
   json j;
   j["tokens"] = s.tokens;
+  if (s.model == ModelKind::tiny_lm) {
+    j["model"] = name_in(kModels, s.model);
+    return j;
+  }
   for (const Setting& row : settings()) {
     if (!row.field.write) continue;
     json v = row.field.write(s);

@@ -1,5 +1,8 @@
 #include "attention/io/trace_json.hpp"
 
+#include "attention/model/language_model.hpp"
+#include "attention/model/lm_training.hpp"
+
 #include "attention/core/attention.hpp"
 #include "attention/core/decode.hpp"
 #include "attention/core/encoder_decoder.hpp"
@@ -64,6 +67,15 @@ class Numbers {
   std::vector<double>* packed_;
 };
 
+json head_scores_json(const std::vector<HeadScores>& scores) {
+  json out = json::array();
+  for (const HeadScores& h : scores) {
+    out.push_back({{"previous_token", h.previous_token}, {"duplicate_token", h.duplicate_token}, {"induction", h.induction},
+                   {"first_token", h.first_token}});
+  }
+  return out;
+}
+
 // m: null where a row has seen no visible key yet.
 json optional_numbers(const std::vector<std::optional<double>>& v) {
   json a = json::array();
@@ -108,13 +120,7 @@ json value_of(const TraceEntry<Trace>& e, const Trace* trace, const Parameters& 
           }
           return costs;
         } else if constexpr (std::is_same_v<V, std::vector<HeadScores>>) {
-          if (v.empty()) return json();
-          json heads = json::array();
-          for (const auto& h : v) {
-            heads.push_back({{"previous_token", h.previous_token}, {"duplicate_token", h.duplicate_token},
-                             {"induction", h.induction}, {"first_token", h.first_token}});
-          }
-          return heads;
+          return v.empty() ? json() : head_scores_json(v);
         } else if constexpr (std::is_same_v<V, std::vector<DecodeStep>>) {
           if (v.empty()) return json();
           json steps = json::array();
@@ -159,9 +165,38 @@ json walk(const std::vector<TraceEntry<Trace>>& schema, const Trace* trace, cons
 
 }  // namespace
 
+namespace {
+// The trained model's trace: its tokens and vocabulary, every layer as a self-attention trace
+// (the residual stream in as X), the next-token log-probabilities and each head's scores, on
+// this input and on the probe of random tokens repeated twice.
+Result<json> run_model_trace(const Spec& s, const Numbers& out) {
+  const LanguageModel* model = installed_model();
+  if (!model) return error_at("model", "the trained model's weights are not loaded");
+  std::vector<int> ids;
+  for (const std::string& t : s.tokens) ids.push_back(token_id(t));
+  ATTENTION_TRY(t, run_model(*model, ids));
+  json j = {{"tokens", t.tokens}, {"vocab", model->vocab}, {"layers", json::array()}, {"head_scores", json::array()},
+            {"probe_head_scores", json::array()}};
+  for (const auto& layer : t.layers) {
+    j["layers"].push_back(walk(self_trace_schema(), &layer, layer.parameters, out));
+    j["head_scores"].push_back(head_scores_json(layer.head_scores));
+  }
+  // The probe's scores are the model's, not the input's: computed once per installed model.
+  static long probed = 0;
+  static std::vector<std::vector<HeadScores>> probe;
+  if (probed != installed_generation()) probe = probe_head_scores(*model), probed = installed_generation();
+  for (const auto& layer : probe) j["probe_head_scores"].push_back(head_scores_json(layer));
+  j["log_probs"] = out.matrix(t.log_probs);
+  j["spec"] = to_json(s);
+  j["warnings"] = json::array();
+  return j;
+}
+}  // namespace
+
 Result<json> run_trace(const Spec& s, std::vector<double>* packed) {
   const Numbers out(packed);
   json j;
+  if (s.model == ModelKind::tiny_lm) return run_model_trace(s, out);
   if (s.mode != Mode::encoder_decoder) {
     auto t = run_self<double>(s);
     if (!t) return t.error();
@@ -182,6 +217,7 @@ Result<json> run_trace(const Spec& s, std::vector<double>* packed) {
 }
 
 json parameters_json(const Spec& s) {
+  if (s.model == ModelKind::tiny_lm) return {{"tokens", s.tokens}};  // learned weights: nothing to draw
   const Parameters p = draw_parameters(s);
   const Numbers out(nullptr);
   json j = s.mode == Mode::encoder_decoder ? walk<EncoderDecoderTrace<double>>(encoder_decoder_trace_schema(), nullptr, p, out)

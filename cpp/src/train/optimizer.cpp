@@ -4,19 +4,23 @@
 
 namespace attention {
 
-Optimizer::Optimizer(const OptimizerSettings& settings, const Weights& like)
-    : s_(settings), m_(zeros_like(like)), v_(zeros_like(like)) {}
+Optimizer::Optimizer(const OptimizerSettings& settings, const std::vector<const Matrix*>& like) : s_(settings) {
+  for (const Matrix* m : like) {
+    m_.push_back(Matrix::Zero(m->rows(), m->cols()));
+    v_.push_back(Matrix::Zero(m->rows(), m->cols()));
+  }
+}
 
-void Optimizer::step(Weights& w, const Weights& g) {
+Optimizer::Optimizer(const OptimizerSettings& settings, const Weights& like) : Optimizer(settings, tensors_of(named(like))) {}
+
+void Optimizer::step(Weights& w, const Weights& g) { step(tensors_of(named(w)), tensors_of(named(g))); }
+
+void Optimizer::step(const std::vector<Matrix*>& params, const std::vector<const Matrix*>& grads) {
   ++t_;
-  auto params = named(w);
-  const auto grads = named(g);
   if (s_.kind == OptimizerKind::sgd) {
-    for (std::size_t i = 0; i < params.size(); ++i) *params[i].second -= s_.learning_rate * *grads[i].second;
+    for (std::size_t i = 0; i < params.size(); ++i) *params[i] -= s_.learning_rate * *grads[i];
     return;
   }
-  auto first = named(m_);
-  auto second = named(v_);
   const double t = static_cast<double>(t_);
   // torch.optim.Adam's arrangement of the bias corrections (the same values, computed in
   // the same order, so the fixture can compare to ~1e-15 rather than ~1e-8).
@@ -25,13 +29,13 @@ void Optimizer::step(Weights& w, const Weights& g) {
   const double step_size = s_.learning_rate / correction1;
   const double root2 = std::sqrt(correction2);
   for (std::size_t i = 0; i < params.size(); ++i) {
-    Matrix& m = *first[i].second;
-    Matrix& v = *second[i].second;
-    const Matrix& grad = *grads[i].second;
+    Matrix& m = m_[i];
+    Matrix& v = v_[i];
+    const Matrix& grad = *grads[i];
     m = s_.beta1 * m + (1.0 - s_.beta1) * grad;
     v = s_.beta2 * v + (1.0 - s_.beta2) * grad.cwiseProduct(grad);
     const Matrix denominator = ((v.array().sqrt() / root2) + s_.epsilon).matrix();
-    *params[i].second -= step_size * m.cwiseQuotient(denominator);
+    *params[i] -= step_size * m.cwiseQuotient(denominator);
   }
 }
 

@@ -44,6 +44,27 @@ TEST_CASE("numpy prints a Python program", "[cli]") {
   CHECK(r.out.find("W_o = np.random.randn(4, 4)") != std::string::npos);
 }
 
+TEST_CASE("the trained model: run prints its trace, numpy its program", "[cli][model]") {
+  const auto r = cli("run -", R"({"model": "tiny-lm", "sentence": "the cat, the cat"})");
+  REQUIRE(r.status == 0);
+  const json trace = json::parse(r.out);
+  CHECK(trace["tokens"].size() == 16);
+  CHECK(trace["vocab"].size() == 97);
+  CHECK(trace["layers"].size() == 2);
+  CHECK(trace["layers"][1]["weights"].size() == 4);
+  CHECK(trace["log_probs"].size() == 16);
+  CHECK(trace["head_scores"][0].size() == 4);
+  CHECK(trace["spec"] == json::parse(R"({"model": "tiny-lm", "tokens": ["t","h","e"," ","c","a","t",","," ","t","h","e"," ","c","a","t"]})"));
+  const auto p = cli("numpy -", R"({"model": "tiny-lm", "tokens": ["a", "<unk>"]})");
+  CHECK(p.status == 0);
+  CHECK(p.out.find("base64.b64decode(") != std::string::npos);
+
+  const std::string long_sentence(129, 'a');
+  const auto l = cli("run -", R"({"model": "tiny-lm", "sentence": ")" + long_sentence + R"("})");
+  CHECK(l.status == 2);
+  CHECK(l.err == "attention-cli: sentence: has 129 tokens; the trained model reads at most 128\n");
+}
+
 TEST_CASE("train prints the metrics as it learns", "[cli][train]") {
   const auto r = cli("train - --steps 300 --every 100", R"({"task": "reverse", "seed": 7})");
   REQUIRE(r.status == 0);
@@ -89,6 +110,14 @@ TEST_CASE("bad input: one line on stderr, exit 2", "[cli][errors]") {
       // C1 controls reach a terminal as escape sequences (U+009B is CSI): escaped like C0.
       {"run -", "{\"score\": \"\u009b31mred\u009d\"}", "attention-cli: score: must be dot, scaled_dot, general or additive, got \"\\u009b31mred\\u009d\"\n"},
       {"run -", "{\"tokens\": [\"a\", \"b\\nc\"]}", "attention-cli: tokens: entry 1 holds the control character U+000A; tokens are printable text\n"},
+      // The trained model: nothing that shapes random weights, its own vocabulary, its context.
+      {"run -", R"({"model": "tiny-lm", "sentence": "hi", "seed": 3})",
+       "attention-cli: seed: does not apply to the trained model (model is tiny-lm): its sizes and weights are learned, not set\n"},
+      {"numpy -", R"({"model": "tiny-lm", "W_q": [[1]]})",
+       "attention-cli: W_q: does not apply to the trained model (model is tiny-lm): its sizes and weights are learned, not set\n"},
+      {"run -", R"({"model": "tiny-lm", "tokens": ["h", "é"]})",
+       "attention-cli: tokens: \"\u00e9\" is not in the model's vocabulary (one printable ASCII character, or <unk>)\n"},
+      {"run -", R"({"model": "gpt-2"})", "attention-cli: model: must be random or tiny-lm, got \"gpt-2\"\n"},
       {"'fly\nhigh'", "", "attention-cli: unknown command \"fly\\u000ahigh\" (run, numpy, random, train, --help)\n"},
       {"random --seed 1 '--\nshape' 2,2", "", "attention-cli: random: unknown option --\\u000ashape\n"},
   };

@@ -7,7 +7,9 @@
 
 #include "attention/core/encoder_decoder.hpp"
 #include "attention/io/trace_json.hpp"
+#include "built_in_model.hpp"
 #include "support.hpp"
+#include "tolerance.hpp"
 
 using nlohmann::json;
 
@@ -183,4 +185,32 @@ TEST_CASE("the NumPy program prints the main matrices and draws only what is not
   const auto wq = attention::parse_spec_text(R"({"sentence": "a b", "W_q": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]})");
   const std::string p3 = attention::numpy_program(wq.value());
   CHECK(p3.find("np.random.randn(4, 4)  # the numbers W_q would take, skipped as the trace does") != std::string::npos);
+}
+
+TEST_CASE("the trained model's NumPy program rebuilds its trace, weights included", "[numpy][model]") {
+  attention::install_built_in_model();
+  const auto spec = attention::parse_spec(json{{"model", "tiny-lm"}, {"sentence", "It's \"it\"!\nThe cat; the cat."}});
+  REQUIRE(spec.ok());
+  const json trace = attention::run_trace(spec.value()).value();
+  const std::string program = attention::numpy_program(spec.value()) + R"(
+import json as _json
+print(_json.dumps({'log_probs': log_probs.tolist(), 'tokens': tokens,
+                   'layers': [{k: v.tolist() for k, v in layer.items()} for layer in layers]}))
+)";
+  const std::string dir = fresh_dir();
+  const auto [status, out] = python(program, dir);
+  std::system(("rm -rf " + dir).c_str());
+  INFO(out.substr(0, 2000));
+  REQUIRE(status == 0);
+  CHECK(out.find("the model expects:") != std::string::npos);
+  const json py = last_line(out);
+  CHECK(py["tokens"] == trace["tokens"]);
+  CHECK_CLOSE_JSON(trace["log_probs"], py["log_probs"], tol::against_numpy);
+  REQUIRE(py["layers"].size() == trace["layers"].size());
+  for (std::size_t l = 0; l < py["layers"].size(); ++l) {
+    for (const char* key : {"X", "Q", "K", "V", "scores", "weights", "heads", "output"}) {
+      INFO("layer " << l << " " << key);
+      CHECK_CLOSE_JSON(trace["layers"][l][key], py["layers"][l][key], tol::against_numpy);
+    }
+  }
 }

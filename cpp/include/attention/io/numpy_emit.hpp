@@ -9,5 +9,8 @@
 namespace attention {
 
 std::string numpy_program(const Spec& spec);
+// The trained model's program (model: "tiny-lm"), its weights written into it.
+struct LanguageModel;
+std::string numpy_model_program(const Spec& spec, const LanguageModel& model);
 
 }  // namespace attention

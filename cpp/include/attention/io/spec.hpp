@@ -27,6 +27,9 @@ struct InitSpec {
 enum class ScoreKind { dot, scaled_dot, general, additive };
 enum class MaskKind { none, causal, window, causal_window, matrix };
 enum class Mode { self, encoder_decoder, cross };
+// random: seeded weights, shaped by the settings; tiny_lm: the trained language model
+// (model/language_model.hpp), which takes a sentence or tokens and nothing else.
+enum class ModelKind { random, tiny_lm };
 // Positions: added to X (sinusoidal; learned in the trainer only), rotating each head's
 // queries and keys (rope), or a bias on the logits (alibi).
 enum class Positional { none, sinusoidal, learned, rope, alibi };
@@ -35,7 +38,8 @@ enum class RopeStyle { interleaved, halves };  // pairs (2i, 2i+1), as RoFormer 
 // Fields read by the settings table's loop have no initialiser here: their defaults are the
 // table's (spec.cpp), written once.
 struct Spec {
-  std::vector<std::string> tokens;
+  ModelKind model{};
+  std::vector<std::string> tokens;  // tiny_lm: entries of the model's vocabulary
   std::uint32_t seed{};
   long d_model = 4;  // sizes: resolved by the parser's named checks, from explicit matrices too
   long heads = 1;

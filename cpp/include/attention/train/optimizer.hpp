@@ -1,6 +1,9 @@
 #pragma once
-// Gradient descent on the tiny model's weights: plain SGD, or Adam as in Kingma & Ba (and as
+// Gradient descent on a model's tensors: plain SGD, or Adam as in Kingma & Ba (and as
 // torch.optim.Adam computes it, so the fixtures can check our first steps against PyTorch).
+// It works on a list of tensors, so the tiny model and the language model share it.
+#include <vector>
+
 #include "attention/train/tiny_model.hpp"
 
 namespace attention {
@@ -18,16 +21,26 @@ struct OptimizerSettings {
 class Optimizer {
  public:
   // `like` gives the shapes of the state (Adam's two moments, zero at first).
+  Optimizer(const OptimizerSettings& settings, const std::vector<const Matrix*>& like);
   Optimizer(const OptimizerSettings& settings, const Weights& like);
 
-  // One update of w along the gradient g (same shapes as w).
+  // One update of the tensors along their gradients (the same shapes, in the same order).
+  void step(const std::vector<Matrix*>& tensors, const std::vector<const Matrix*>& gradients);
   void step(Weights& w, const Weights& g);
   long steps() const { return t_; }
 
  private:
   OptimizerSettings s_;
-  Weights m_, v_;  // Adam's first and second moments; unused by SGD
+  std::vector<Matrix> m_, v_;  // Adam's first and second moments; unused by SGD
   long t_ = 0;
 };
+
+// The tensors of a list of (name, tensor) pairs, as the optimiser takes them.
+template <class M>
+std::vector<M*> tensors_of(const std::vector<std::pair<std::string, M*>>& named) {
+  std::vector<M*> out;
+  for (const auto& entry : named) out.push_back(entry.second);
+  return out;
+}
 
 }  // namespace attention

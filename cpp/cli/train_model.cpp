@@ -1,0 +1,150 @@
+// attention-train-model: trains the playground's language model on the fortunes of a Debian
+// package and writes its weights file, with the model card in the file's header.
+//   attention-train-model CORPUS_DIR VERSION OUT [STEPS [LEARNING_RATE [REPEAT_SHARE]]]
+// CORPUS_DIR holds the fortune files (one fortune after another, separated by lines "%");
+// every tenth fortune is held out, never trained on. Writes OUT and, beside it, the texts as the
+// model read them (OUT's stem + -train.txt and -held-out.txt). Deterministic: the same corpus
+// and steps give the same files.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "attention/model/language_model.hpp"
+#include "attention/model/lm_training.hpp"
+
+namespace {
+
+// English prose and verse of the package; its ASCII art, definitions lists and program
+// listings would teach the model to draw and indent rather than to write.
+const std::vector<std::string> kFiles = {"fortunes", "literature", "wisdom", "people", "riddles", "humorists",
+                                         "science", "work", "food", "education", "platitudes", "love",
+                                         "magic", "miscellaneous", "pets", "sports"};
+
+// A fortune as the model reads it: overstrikes ("_\bx", bold and underline on terminals) taken
+// back to the letter, tabs as spaces, other control characters dropped.
+std::string clean(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '\b') {
+      if (!out.empty()) out.pop_back();
+    } else if (c == '\t') {
+      out += ' ';
+    } else if (c == '\n' || static_cast<unsigned char>(c) >= 32) {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string json_number(double x) {
+  std::ostringstream s;
+  s.precision(4);
+  s << std::fixed << x;
+  return s.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace attention;
+  if (argc < 4) {
+    std::cerr << "usage: attention-train-model CORPUS_DIR VERSION OUT [STEPS [LEARNING_RATE [REPEAT_SHARE]]]\n";
+    return 2;
+  }
+  const std::string dir = argv[1], version = argv[2], out = argv[3];
+  const long steps = argc > 4 ? std::stol(argv[4]) : 3000;
+
+  std::string train_text, held_out_text;
+  long fortunes = 0;
+  for (const std::string& name : kFiles) {
+    std::ifstream file(dir + "/" + name);
+    if (!file) {
+      std::cerr << "attention-train-model: cannot read " << dir << "/" << name << "\n";
+      return 2;
+    }
+    std::string line, fortune;
+    const auto flush = [&] {
+      if (fortune.empty()) return;
+      (fortunes++ % 10 == 9 ? held_out_text : train_text) += clean(fortune) + "\n";
+      fortune.clear();
+    };
+    while (std::getline(file, line)) {
+      if (line == "%") {
+        flush();
+      } else {
+        fortune += line + "\n";
+      }
+    }
+    flush();
+  }
+  const std::vector<int> train = encode_text(train_text), held_out = encode_text(held_out_text);
+
+  LmTrainingSettings settings;
+  if (argc > 5) settings.learning_rate = std::stod(argv[5]);
+  if (argc > 6) settings.repeat_share = std::stod(argv[6]);
+  LmTrainer trainer(settings, train, held_out);
+  const double unigram = unigram_loss(train, held_out, settings.shape.vocabulary);
+  const auto start = std::chrono::steady_clock::now();
+  double recent = 0;
+  for (long s = 1; s <= steps; ++s) {
+    recent += trainer.step();
+    if (s % 250 == 0) {
+      double previous = 0, induction = 0;
+      for (const auto& layer : probe_head_scores(LanguageModel{settings.shape, character_vocabulary(), trainer.weights(), {}})) {
+        for (const HeadScores& h : layer) {
+          previous = std::max(previous, h.previous_token);
+          induction = std::max(induction, h.induction);
+        }
+      }
+      std::cerr << "step " << s << ": training loss " << json_number(recent / 250) << ", held-out "
+                << json_number(trainer.held_out_loss()) << " nats per token; best previous-token head "
+                << json_number(previous) << ", best induction head " << json_number(induction) << "\n";
+      recent = 0;
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  LanguageModel model{settings.shape, character_vocabulary(), trainer.weights(), {}};
+  model = read_model(write_model(model)).value();  // the card's figures are those of the float32 weights shipped
+  const double loss = text_loss(model.shape, model.weights, held_out, settings.eval_windows);
+  // The baseline beside the trained heads: the best scores of the same model at step 0.
+  nlohmann::json untrained = {{"previous_token", 0.0}, {"induction", 0.0}};
+  for (const auto& layer : probe_head_scores(LanguageModel{settings.shape, character_vocabulary(), init_weights(settings.shape, settings.seed), {}})) {
+    for (const HeadScores& h : layer) {
+      untrained["previous_token"] = std::max(untrained["previous_token"].get<double>(), h.previous_token);
+      untrained["induction"] = std::max(untrained["induction"].get<double>(), h.induction);
+    }
+  }
+  nlohmann::json heads = nlohmann::json::array();
+  const auto probe = probe_head_scores(model);
+  for (std::size_t l = 0; l < probe.size(); ++l) {
+    for (std::size_t h = 0; h < probe[l].size(); ++h) {
+      const HeadScores& p = probe[l][h];
+      heads.push_back({{"layer", l}, {"head", h}, {"previous_token", p.previous_token}, {"duplicate_token", p.duplicate_token},
+                       {"induction", p.induction}, {"first_token", p.first_token}});
+    }
+  }
+  model.card = {{"architecture", "attention-only decoder: 2 layers of 4 causal heads, d_model 64, learned positions, context 128, characters"},
+                {"corpus", {{"package", "fortunes"}, {"version", version}, {"files", kFiles}, {"fortunes", fortunes},
+                            {"train_characters", train.size()}, {"held_out_characters", held_out.size()}}},
+                {"training", {{"seed", settings.seed}, {"steps", steps}, {"batch", settings.batch_size},
+                              {"learning_rate", settings.learning_rate}, {"repeat_share", settings.repeat_share},
+                              {"seconds", seconds}}},
+                {"held_out_loss", loss},
+                {"unigram_loss", unigram},
+                {"probe", "50 random printable characters repeated twice, drawn after np.random.seed(0)"},
+                {"untrained", untrained},
+                {"head_scores", heads}};
+  std::ofstream(out, std::ios::binary) << write_model(model);
+  // The texts as the model read them, for the page's live language-model task (/learn/).
+  const std::string stem = out.substr(0, out.rfind('.'));
+  std::ofstream(stem + "-train.txt", std::ios::binary) << train_text;
+  std::ofstream(stem + "-held-out.txt", std::ios::binary) << held_out_text;
+  std::cout << model.card.dump(2) << "\n";
+  return 0;
+}

@@ -1,0 +1,94 @@
+#pragma once
+// The trained model: a small decoder-only transformer whose attention a learner can read.
+// Attention only, as the toy models of Elhage et al.'s "A Mathematical Framework for
+// Transformer Circuits": every head writes straight into the residual stream, so each one is
+// a pattern on the page and nothing else hides the computation; two layers are the fewest in
+// which induction heads can form (a head of layer 1 reads what a previous-token head of
+// layer 0 wrote). Tokens are characters, so every token is a letter a learner can see.
+//
+//   x_0 = E[tokens] + P[0:n]                                   (n, d)
+//   layer l: a_l = attention(x_l; W_q, W_k, W_v, W_o, causal)   (n, d)   heads of d/h columns
+//            x_{l+1} = x_l + a_l
+//   logits = x_L W_U + b_U                                      (n, V)
+//   log_probs = log_softmax(logits)                             (n, V): the next token after each position
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attention/core/attention.hpp"
+#include "attention/core/error.hpp"
+#include "attention/core/scalar.hpp"
+
+namespace attention {
+
+struct LmShape {
+  long vocabulary = 97;  // V: the character vocabulary below
+  long context = 128;   // the longest input, and the rows of P
+  long d_model = 64;
+  long heads = 4;       // per layer; divides d_model
+  long layers = 2;
+};
+
+struct LmLayer {
+  Matrix W_q, W_k, W_v, W_o;  // (d, d); head i takes column block i of W_q, W_k, W_v and row block i of W_o
+};
+
+struct LmWeights {
+  Matrix E;                    // (V, d) token embeddings
+  Matrix P;                    // (context, d) learned positions
+  std::vector<LmLayer> layers;
+  Matrix W_U;                  // (d, V) unembedding
+  Matrix b_U;                  // (1, V)
+};
+
+// Every tensor with its name (E, P, layers.0.W_q ... W_U, b_U), in the file's order.
+std::vector<std::pair<std::string, Matrix*>> named(LmWeights& w);
+std::vector<std::pair<std::string, const Matrix*>> named(const LmWeights& w);
+LmWeights zeros_like(const LmWeights& w);
+
+// np.random.seed(seed), then randn in the order of named(), each scaled: E and P by 0.1,
+// W_q, W_k, W_v, W_o and W_U by 1/sqrt(d); b_U is zeros (not drawn).
+LmWeights init_weights(const LmShape& shape, std::uint32_t seed);
+
+// The characters the model reads: id 0 the unknown token, then the newline and printable
+// ASCII (space to tilde). A character outside them is read as the unknown token.
+const std::vector<std::string>& character_vocabulary();
+inline constexpr const char* unknown_token = "<unk>";
+std::vector<int> encode_text(const std::string& utf8);  // one id per code point
+int token_id(const std::string& entry);                 // -1 when entry is not in the vocabulary
+
+struct LanguageModel {
+  LmShape shape;
+  std::vector<std::string> vocab;  // every token as a string, in id order
+  LmWeights weights;
+  nlohmann::json card;             // how it was trained: corpus, steps, losses, head scores
+};
+
+// The weights file: one line of JSON (format, shape, vocab, tensors and their shapes, card),
+// then every tensor's numbers as little-endian float32, row by row, in the order of named().
+// The model computes in double from exactly those float32 values.
+std::string write_model(const LanguageModel& model);
+Result<LanguageModel> read_model(const std::string& bytes);
+
+struct LmTrace {
+  std::vector<std::string> tokens;
+  std::vector<int> ids;
+  std::vector<SelfTrace<double>> layers;  // each layer's attention, with X its residual stream in
+  Matrix log_probs;                       // (n, V)
+};
+
+// The forward pass with every intermediate. Each layer is the playground's own self-attention
+// (run_self with the layer's matrices, causal), so every view and derivation reads it as it
+// reads any trace. ids: 1 to context tokens below the vocabulary.
+Result<LmTrace> run_model(const LanguageModel& model, const std::vector<int>& ids);
+
+// The model `model: "tiny-lm"` names: installed by the CLI from the weights built into it, and
+// by the page once it has fetched them (only in model mode). Null until then.
+void install_model(LanguageModel model);
+const LanguageModel* installed_model();
+long installed_generation();  // 1 for the first model installed, 2 for the next ...: what a cache of it is keyed by
+
+}  // namespace attention

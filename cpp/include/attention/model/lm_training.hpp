@@ -1,0 +1,75 @@
+#pragma once
+// Training the language model (language_model.hpp) on text: next-token cross-entropy over
+// batches of windows, the backward pass analytic (no tape), Adam. Deterministic from the seed:
+// the same settings and text give the same weights, natively and in wasm.
+//
+// The batches come from one NumpyRandom stream (the seed + 1; the weights draw from the seed).
+// Each window is n + 1 tokens from a random start (randint); then u = rand(), and if
+// u < repeat_share, a span of 8 + randint(57) tokens (at most half the window) at a random
+// place (randint) is written again right after itself. Repeated spans are what induction heads are for: on natural text
+// alone they form late, with a share of repeats within a few thousand steps (Olsson et al.
+// 2022). The span's length and place vary, so no head can find the copy by its distance alone.
+#include <cstdint>
+#include <vector>
+
+#include "attention/model/language_model.hpp"
+#include "attention/train/optimizer.hpp"
+
+namespace attention {
+
+struct LmTrainingSettings {
+  LmShape shape;
+  std::uint32_t seed = 1;
+  long batch_size = 16;
+  double learning_rate = 0.003;
+  double repeat_share = 0.25;
+  long eval_windows = 64;  // held-out windows of context + 1 tokens, from the start of the held-out text
+};
+
+struct LmBatchPass {
+  double loss = 0;                  // mean next-token cross-entropy, nats per token
+  std::vector<Matrix> x;            // layers + 1 of (B*n, d): the residual stream into each layer, then the last
+  std::vector<Matrix> Q, K, V;      // layers of (B*n, d)
+  std::vector<std::vector<Matrix>> attention;  // layers x B*h of (n, n), causal
+  std::vector<Matrix> concat;       // layers of (B*n, d)
+  Matrix probabilities;             // (B*n, V)
+};
+
+// windows: B sequences of n + 1 ids; the model reads the first n and predicts the last n.
+LmBatchPass lm_forward(const LmShape& shape, const LmWeights& w, const std::vector<std::vector<int>>& windows);
+LmWeights lm_backward(const LmShape& shape, const LmWeights& w, const std::vector<std::vector<int>>& windows,
+                      const LmBatchPass& f);
+
+// The mean loss over the first `windows` windows of context + 1 tokens of text, side by side.
+double text_loss(const LmShape& shape, const LmWeights& w, const std::vector<int>& text, long windows);
+
+// Each layer's head scores on a probe: `length` random tokens (np.random.seed(seed), randint
+// over the printable characters) repeated twice, as Olsson et al. measure induction heads;
+// none when the two copies do not fit in the context.
+std::vector<std::vector<HeadScores>> probe_head_scores(const LanguageModel& model, long length = 50,
+                                                       std::uint32_t seed = 0);
+
+// Cross-entropy of `held_out` under the add-one unigram distribution of `train`, nats per token:
+// the loss of a model that knows only how often each character occurs.
+double unigram_loss(const std::vector<int>& train, const std::vector<int>& held_out, long vocabulary);
+
+class LmTrainer {
+ public:
+  // train must hold more than context + 1 ids, held_out at least context + 1.
+  LmTrainer(const LmTrainingSettings& settings, std::vector<int> train, std::vector<int> held_out);
+
+  double step();                // one batch and one update; the batch's loss before it
+  double held_out_loss() const;  // mean over the evaluation windows
+  long steps() const { return optimizer_.steps(); }
+  const LmWeights& weights() const { return weights_; }
+  const LmTrainingSettings& settings() const { return settings_; }
+
+ private:
+  LmTrainingSettings settings_;
+  std::vector<int> train_, held_out_;
+  LmWeights weights_;
+  Optimizer optimizer_;
+  NumpyRandom batches_;
+};
+
+}  // namespace attention

@@ -1,0 +1,89 @@
+// The NumPy program of the trained model: its weights written into the program (base64 of the
+// float32 file), then the forward pass, so that every number of the trace is rebuilt by NumPy
+// alone, with no file and no download.
+#include <cstring>
+
+#include "attention/io/numpy_emit.hpp"
+#include "attention/io/python_source.hpp"
+#include "attention/model/language_model.hpp"
+
+namespace attention {
+
+namespace {
+std::string base64(const std::string& bytes) {
+  static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  std::size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const unsigned v = static_cast<unsigned char>(bytes[i]) << 16 | static_cast<unsigned char>(bytes[i + 1]) << 8 |
+                       static_cast<unsigned char>(bytes[i + 2]);
+    out += {digits[v >> 18], digits[v >> 12 & 63], digits[v >> 6 & 63], digits[v & 63]};
+  }
+  if (i < bytes.size()) {
+    const bool two = i + 1 < bytes.size();
+    const unsigned v = static_cast<unsigned char>(bytes[i]) << 16 | (two ? static_cast<unsigned char>(bytes[i + 1]) << 8 : 0u);
+    out += {digits[v >> 18], digits[v >> 12 & 63], two ? digits[v >> 6 & 63] : '=', '='};
+  }
+  return out;
+}
+
+std::string list(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + python_string(items[i]);
+  return out + "]";
+}
+}  // namespace
+
+std::string numpy_model_program(const Spec& s, const LanguageModel& model) {
+  const LmShape& m = model.shape;
+  std::string tensors, data;
+  for (const auto& [name, t] : named(model.weights)) {
+    tensors += "    (" + python_string(name) + ", (" + std::to_string(t->rows()) + ", " + std::to_string(t->cols()) + ")),\n";
+    for (long i = 0; i < t->size(); ++i) {
+      const float f = static_cast<float>(t->data()[i]);
+      char b[4];
+      std::memcpy(b, &f, 4);
+      data.append(b, 4);
+    }
+  }
+  return "# -*- coding: utf-8 -*-\n"
+         "# Rebuilds the Attention Playground trace of the trained model (tiny-lm) with NumPy alone.\n"
+         "# Its variables: tokens, vocab, layers (one dict per layer: X, Q, K, V, scores, weights,\n"
+         "# heads, output) and log_probs (n x vocab: the log of the next-token distribution).\n"
+         "import base64\nimport numpy as np\n\n"
+         "vocab = " + list(model.vocab) + "\n"
+         "tokens = " + list(s.tokens) + "\n"
+         "ids = np.array([vocab.index(t) for t in tokens])\n"
+         "n, d_model, heads, d_k = len(ids), " + std::to_string(m.d_model) + ", " + std::to_string(m.heads) + ", " +
+         std::to_string(m.d_model / m.heads) + "\n\n"
+         "# The weights: float32, little-endian, row by row, in this order (the model's file without its header).\n"
+         "_shapes = [\n" + tensors + "]\n"
+         "_bytes = base64.b64decode(" + python_string(base64(data)) + ")\n"
+         "W, _at = {}, 0\n"
+         "for _name, _shape in _shapes:\n"
+         "    _count = _shape[0] * _shape[1]\n"
+         "    W[_name] = np.frombuffer(_bytes, '<f4', _count, _at).astype(np.float64).reshape(_shape)\n"
+         "    _at += 4 * _count\n\n"
+         "x = W['E'][ids] + W['P'][:n]  # the residual stream: token embeddings plus learned positions\n"
+         "mask = np.tril(np.ones((n, n)))  # causal: position i sees positions 0..i\n"
+         "layers = []\n"
+         "for l in range(" + std::to_string(m.layers) + "):\n"
+         "    W_q, W_k, W_v, W_o = (W['layers.%d.%s' % (l, k)] for k in ('W_q', 'W_k', 'W_v', 'W_o'))\n"
+         "    Q, K, V = x @ W_q, x @ W_k, x @ W_v\n"
+         "    cols = [slice(i * d_k, (i + 1) * d_k) for i in range(heads)]\n"
+         "    scores = np.stack([Q[:, c] @ K[:, c].T / np.sqrt(d_k) for c in cols])\n"
+         "    hidden = np.where(mask == 1, scores, -np.inf)\n"
+         "    weights = np.exp(hidden - hidden.max(axis=-1, keepdims=True))\n"
+         "    weights /= weights.sum(axis=-1, keepdims=True)\n"
+         "    head_outputs = np.stack([weights[i] @ V[:, c] for i, c in enumerate(cols)])\n"
+         "    output = np.concatenate(list(head_outputs), axis=1) @ W_o\n"
+         "    layers.append(dict(X=x, Q=Q, K=K, V=V, scores=scores, weights=weights, heads=head_outputs, output=output))\n"
+         "    x = x + output  # each layer adds to the residual stream\n\n"
+         "logits = x @ W['W_U'] + W['b_U'][0]\n"
+         "log_probs = logits - logits.max(axis=1, keepdims=True)\n"
+         "log_probs -= np.log(np.exp(log_probs).sum(axis=1, keepdims=True))\n"
+         "top = np.argsort(-log_probs[-1])[:5]\n"
+         "print('after', repr(''.join(tokens)), 'the model expects:', ', '.join('%r %.3f' % (vocab[i], np.exp(log_probs[-1][i])) for i in top))\n";
+}
+
+}  // namespace attention

@@ -1,0 +1,227 @@
+#include "attention/model/language_model.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+
+#include "attention/core/rng.hpp"
+#include "attention/io/json_read.hpp"
+#include "attention/io/spec.hpp"
+
+namespace attention {
+
+namespace {
+constexpr const char* kFormat = "attention-playground language model 1";
+
+template <class M, class W>
+std::vector<std::pair<std::string, M*>> tensors(W& w) {
+  std::vector<std::pair<std::string, M*>> out = {{"E", &w.E}, {"P", &w.P}};
+  for (std::size_t l = 0; l < w.layers.size(); ++l) {
+    const std::string prefix = "layers." + std::to_string(l) + ".";
+    auto& layer = w.layers[l];
+    out.insert(out.end(), {{prefix + "W_q", &layer.W_q}, {prefix + "W_k", &layer.W_k},
+                           {prefix + "W_v", &layer.W_v}, {prefix + "W_o", &layer.W_o}});
+  }
+  out.insert(out.end(), {{"W_U", &w.W_U}, {"b_U", &w.b_U}});
+  return out;
+}
+
+// The length of the UTF-8 sequence a lead byte starts (1 for a stray byte, read as one character).
+std::size_t sequence_length(unsigned char lead) {
+  if (lead >= 0xF0 && lead < 0xF8) return 4;
+  if (lead >= 0xE0) return lead < 0xF0 ? 3 : 1;
+  if (lead >= 0xC0) return 2;
+  return 1;
+}
+}  // namespace
+
+std::vector<std::pair<std::string, Matrix*>> named(LmWeights& w) { return tensors<Matrix>(w); }
+std::vector<std::pair<std::string, const Matrix*>> named(const LmWeights& w) { return tensors<const Matrix>(w); }
+
+LmWeights zeros_like(const LmWeights& w) {
+  LmWeights z = w;
+  for (auto& entry : named(z)) entry.second->setZero();
+  return z;
+}
+
+LmWeights init_weights(const LmShape& s, std::uint32_t seed) {
+  NumpyRandom rng(seed);
+  const long d = s.d_model;
+  const double w_scale = 1.0 / std::sqrt(static_cast<double>(d));
+  LmWeights w;
+  w.E = rng.randn(s.vocabulary, d) * 0.1;
+  w.P = rng.randn(s.context, d) * 0.1;
+  for (long l = 0; l < s.layers; ++l) {
+    LmLayer layer;
+    for (Matrix* m : {&layer.W_q, &layer.W_k, &layer.W_v, &layer.W_o}) *m = rng.randn(d, d) * w_scale;
+    w.layers.push_back(std::move(layer));
+  }
+  w.W_U = rng.randn(d, s.vocabulary) * w_scale;
+  w.b_U = Matrix::Zero(1, s.vocabulary);
+  return w;
+}
+
+const std::vector<std::string>& character_vocabulary() {
+  static const std::vector<std::string> vocab = [] {
+    std::vector<std::string> v = {unknown_token, "\n"};
+    for (char c = ' '; c <= '~'; ++c) v.emplace_back(1, c);
+    return v;
+  }();
+  return vocab;
+}
+
+int token_id(const std::string& entry) {
+  const auto& vocab = character_vocabulary();
+  for (std::size_t i = 0; i < vocab.size(); ++i) {
+    if (vocab[i] == entry) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::vector<int> encode_text(const std::string& text) {
+  std::vector<int> ids;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    // Only the continuation bytes present: a lead byte without them is one unknown character.
+    const std::size_t want = sequence_length(lead);
+    std::size_t length = 1;
+    while (length < want && i + length < text.size() && (static_cast<unsigned char>(text[i + length]) & 0xC0) == 0x80) ++length;
+    const int id = length == 1 ? token_id(std::string(1, text[i])) : -1;
+    ids.push_back(id < 0 ? 0 : id);
+    i += length;
+  }
+  return ids;
+}
+
+std::string write_model(const LanguageModel& model) {
+  nlohmann::json header = {{"format", kFormat},
+                           {"shape",
+                            {{"vocabulary", model.shape.vocabulary},
+                             {"context", model.shape.context},
+                             {"d_model", model.shape.d_model},
+                             {"heads", model.shape.heads},
+                             {"layers", model.shape.layers}}},
+                           {"vocab", model.vocab},
+                           {"card", model.card}};
+  nlohmann::json shapes = nlohmann::json::array();
+  std::string data;
+  for (const auto& [name, m] : named(model.weights)) {
+    shapes.push_back({name, {m->rows(), m->cols()}});
+    for (long i = 0; i < m->size(); ++i) {
+      const float f = static_cast<float>(m->data()[i]);
+      char bytes[4];
+      std::memcpy(bytes, &f, 4);  // little-endian on every target (x86-64, wasm32)
+      data.append(bytes, 4);
+    }
+  }
+  header["tensors"] = shapes;
+  return header.dump() + "\n" + data;
+}
+
+Result<LanguageModel> read_model(const std::string& bytes) {
+  const auto bad = [](const std::string& what) { return error_at("model", "the weights file " + what); };
+  const std::size_t end = bytes.find('\n');
+  if (end == std::string::npos) return bad("has no header line");
+  const nlohmann::json header = nlohmann::json::parse(bytes.substr(0, end), nullptr, false);
+  if (header.is_discarded() || !header.is_object() || !header.contains("format") || header["format"] != kFormat) return bad("is not in this version's format");
+  // Read without exceptions (the wasm build has none): every field checked before it is taken.
+  const auto whole = [&](const char* key, long& out) {
+    const auto& shape = header.contains("shape") ? header["shape"] : nlohmann::json();
+    if (!shape.is_object() || !shape.contains(key) || !shape[key].is_number_integer()) return false;
+    out = shape[key].get<long>();
+    return true;
+  };
+  LanguageModel model;
+  LmShape& shape = model.shape;
+  if (!whole("vocabulary", shape.vocabulary) || !whole("context", shape.context) || !whole("d_model", shape.d_model) ||
+      !whole("heads", shape.heads) || !whole("layers", shape.layers) || !header.contains("vocab") || !header["vocab"].is_array()) {
+    return bad("has a header without its shape or vocabulary");
+  }
+  for (const auto& entry : header["vocab"]) {
+    if (!entry.is_string()) return bad("has a vocabulary entry that is not a string");
+    model.vocab.push_back(entry.get<std::string>());
+  }
+  if (header.contains("card")) model.card = header["card"];
+  const LmShape& s = model.shape;
+  if (s.vocabulary != static_cast<long>(character_vocabulary().size()) || model.vocab != character_vocabulary() || s.context < 1 ||
+      s.context > 4096 || s.d_model < 1 || s.d_model > 1024 || s.heads < 1 || s.d_model % s.heads != 0 || s.layers < 1 ||
+      s.layers > 16) {
+    return bad("has a shape or vocabulary this version cannot read");
+  }
+  model.weights = init_weights(s, 0);  // the shapes; every number is replaced below
+  std::size_t at = end + 1;
+  const auto shapes = header.contains("tensors") ? header["tensors"] : nlohmann::json();
+  const auto tensors = named(model.weights);
+  if (!shapes.is_array() || shapes.size() != tensors.size()) return bad("lists other tensors than the model's");
+  for (std::size_t t = 0; t < tensors.size(); ++t) {
+    Matrix& m = *tensors[t].second;
+    if (shapes[t] != nlohmann::json{tensors[t].first, {m.rows(), m.cols()}}) return bad("has " + tensors[t].first + " in another shape");
+    const std::size_t count = static_cast<std::size_t>(m.size());
+    if (bytes.size() - at < 4 * count) return bad("ends before " + tensors[t].first);
+    for (std::size_t i = 0; i < count; ++i, at += 4) {
+      float f;
+      std::memcpy(&f, bytes.data() + at, 4);
+      if (!std::isfinite(f)) return bad("has a number that is not finite in " + tensors[t].first);
+      m.data()[i] = f;
+    }
+  }
+  if (at != bytes.size()) return bad("has bytes after its last tensor");
+  return model;
+}
+
+Result<LmTrace> run_model(const LanguageModel& model, const std::vector<int>& ids) {
+  const LmShape& s = model.shape;
+  const long n = static_cast<long>(ids.size());
+  if (n < 1 || n > s.context) return error_at("sentence", "has " + std::to_string(n) + " tokens; the model reads 1 to " + std::to_string(s.context));
+  const LmWeights& w = model.weights;
+  LmTrace t;
+  t.ids = ids;
+  Matrix x(n, s.d_model);  // the residual stream
+  for (long i = 0; i < n; ++i) {
+    const int id = ids[static_cast<std::size_t>(i)];
+    if (id < 0 || id >= s.vocabulary) return error_at("tokens", "has an id outside the vocabulary");
+    t.tokens.push_back(model.vocab[static_cast<std::size_t>(id)]);
+    x.row(i) = w.E.row(id) + w.P.row(i);
+  }
+  // A layer is the playground's causal self-attention with the layer's matrices; the spec
+  // parser fills every other setting with its default (scaled dot product, no positions).
+  ATTENTION_TRY(spec, parse_spec(nlohmann::json{{"tokens", std::vector<std::string>(static_cast<std::size_t>(n), "t")},
+                                                {"d_model", s.d_model}, {"heads", s.heads}, {"mask", "causal"}}));
+  spec.tokens = t.tokens;
+  for (const LmLayer& layer : w.layers) {
+    spec.X = x;
+    spec.W_q = layer.W_q;
+    spec.W_k = layer.W_k;
+    spec.W_v = layer.W_v;
+    spec.W_o = layer.W_o;
+    ATTENTION_TRY(trace, run_self<double>(spec));
+    x += trace.output;
+    t.layers.push_back(std::move(trace));
+  }
+  Matrix logits = x * w.W_U;  // (n, V)
+  logits.rowwise() += w.b_U.row(0);
+  t.log_probs.resize(n, s.vocabulary);
+  for (long i = 0; i < n; ++i) {
+    const double top = logits.row(i).maxCoeff();
+    const double sum = (logits.row(i).array() - top).exp().sum();
+    t.log_probs.row(i) = logits.row(i).array() - top - std::log(sum);
+  }
+  return t;
+}
+
+namespace {
+std::unique_ptr<LanguageModel>& installed() {
+  static std::unique_ptr<LanguageModel> model;
+  return model;
+}
+long generation = 0;
+}  // namespace
+
+void install_model(LanguageModel model) {
+  installed() = std::make_unique<LanguageModel>(std::move(model));
+  ++generation;
+}
+const LanguageModel* installed_model() { return installed().get(); }
+long installed_generation() { return generation; }
+
+}  // namespace attention

@@ -1,0 +1,50 @@
+// The trained model's card, written from the header of its weights file (models/tiny-lm.bin),
+// so the README says what the committed weights are:
+//   node scripts/model-card.mjs           prints it
+//   node scripts/model-card.mjs --write   writes it into README.md between its markers
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const root = new URL('../', import.meta.url);
+export const BEGIN = '<!-- model card: written by scripts/model-card.mjs from models/tiny-lm.bin -->';
+export const END = '<!-- end of the model card -->';
+
+export function modelCard() {
+  const bytes = readFileSync(new URL('models/tiny-lm.bin', root));
+  const header = JSON.parse(bytes.subarray(0, bytes.indexOf(10)).toString('utf8'));
+  const { card, shape } = header;
+  const f = (x, digits = 2) => x.toFixed(digits);
+  const { corpus, training } = card;
+  const label = (h) => {
+    const [name, score] = Object.entries({ 'previous-token': h.previous_token, 'duplicate-token': h.duplicate_token, induction: h.induction, 'first-token': h.first_token })
+      .sort((a, b) => b[1] - a[1])[0];
+    return score >= 0.3 ? name : 'mixed';
+  };
+  const rows = card.head_scores.map((h) => `| ${h.layer} | ${h.head} | ${f(h.previous_token)} | ${f(h.duplicate_token)} | ${f(h.induction)} | ${f(h.first_token)} | ${label(h)} |`);
+  return [
+    BEGIN,
+    '',
+    `- **Architecture:** ${card.architecture}; ${shape.vocabulary} tokens, ${bytes.length.toLocaleString('en')} bytes of float32 weights.`,
+    `- **Corpus:** Debian's \`${corpus.package}\` package, version ${corpus.version}: the files ${corpus.files.join(', ')}; ${corpus.fortunes.toLocaleString('en')} fortunes, every tenth held out (${corpus.held_out_characters.toLocaleString('en')} characters), never trained on (${corpus.train_characters.toLocaleString('en')} trained on).`,
+    `- **Training:** ${training.steps.toLocaleString('en')} steps of Adam (learning rate ${training.learning_rate}), batches of ${training.batch} windows of ${shape.context + 1} characters, a share of ${training.repeat_share} of them a span written twice; seed ${training.seed}; ${Math.round(training.seconds)} s on one core of the machine that trained it.`,
+    `- **Held-out loss:** ${f(card.held_out_loss, 3)} nats per character, against ${f(card.unigram_loss, 3)} for the character frequencies alone (the unigram baseline).`,
+    `- **Heads** on the probe (${card.probe}); at step 0 the best previous-token score was ${f(card.untrained?.previous_token ?? 0)} and the best induction score ${f(card.untrained?.induction ?? 0)}:`,
+    '',
+    '| layer | head | previous-token | duplicate-token | induction | first-token | label |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    END,
+  ].join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const card = modelCard();
+  if (process.argv.includes('--write')) {
+    const readme = readFileSync(new URL('README.md', root), 'utf8');
+    const start = readme.indexOf(BEGIN), end = readme.indexOf(END);
+    if (start < 0 || end < 0) throw new Error(`README.md has no ${BEGIN} ... ${END}`);
+    writeFileSync(new URL('README.md', root), readme.slice(0, start) + card + readme.slice(end + END.length));
+  } else {
+    console.log(card);
+  }
+}
