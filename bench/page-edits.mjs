@@ -6,7 +6,7 @@
 // frame. frame is the same to the wall clock, that wait included (at 60 Hz up to 16.7 ms, so
 // the update made the next frame when work fits in one). With marks, each edit leaves
 // performance marks edit-K-start and edit-K-painted for the profiler.
-export async function editSentence({ edits, tokens, marks = false }) {
+export async function editSentence({ edits, tokens, marks = false, characters = false }) {
   const el = document.querySelector('attention-playground');
   const input = el.shadowRoot.querySelector('#c-sentence');
   const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
@@ -18,7 +18,10 @@ export async function editSentence({ edits, tokens, marks = false }) {
     if (marks) performance.mark(`edit-${k}-start`);
     const t0 = performance.now();
     const traced = new Promise((r) => el.addEventListener('trace', r, { once: true }));  // large traces come from a worker
-    input.value = Array.from({ length: tokens }, (_, i) => `w${(i * 7 + k) % 50}`).join(' ');
+    // words for the random model; for the trained model (characters = true) `tokens` characters
+    input.value = characters
+      ? Array.from({ length: tokens }, (_, i) => 'the cat sat on a mat '[(i * 7 + k) % 21]).join('')
+      : Array.from({ length: tokens }, (_, i) => `w${(i * 7 + k) % 50}`).join(' ');
     input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
     await traced;
     await el.updateComplete;

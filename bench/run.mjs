@@ -445,6 +445,70 @@ async function training() {
   return { steps: TRAIN_STEPS, spans: TRAIN_SPANS, warm_up: TRAIN_WARM, tasks: out, cold_copy_chromium: spread(cold) };
 }
 
+// The trained model: what its heads do and how well it predicts (the shipped weights, measured
+// here from the file through the core, beside the card's figures from its training run), model
+// mode's input to frame at MODEL_TOKENS characters, and its training step in Chromium against
+// the same step natively.
+const MODEL_TOKENS = smoke ? 8 : 64;
+const LM_STEPS = smoke ? 2 : 30;
+async function model() {
+  const core = await load();
+  const loaded = await core.loadModel();
+  if (loaded.error) throw new Error(`loadModel: ${loaded.error.message}`);
+  const { card } = loaded;
+  const best = (scores, key) => Math.max(...scores.flat().map((h) => h[key]));
+  const probe = core.trace({ model: 'tiny-lm', sentence: 'a' }).probe_head_scores;
+  const heads = { previous_token: best(probe, 'previous_token'), induction: best(probe, 'induction'), untrained: card.untrained };
+  say(`trained model on the probe: best previous-token head ${heads.previous_token.toFixed(3)} (untrained ${card.untrained?.previous_token.toFixed(3)}), ` +
+    `best induction head ${heads.induction.toFixed(3)} (untrained ${card.untrained?.induction.toFixed(3)}); held-out loss ${card.held_out_loss.toFixed(3)} ` +
+    `nats per character against ${card.unigram_loss.toFixed(3)} for the unigram baseline`);
+
+  const server = await serve({ '/train.html': `<!doctype html><title>train</title><link rel="icon" href="data:,">
+    <script type="module">import { loadTraining } from '/attention.js'; window.train = await loadTraining(); window.ready = true;</script>` });
+  const browser = await chromium.launch(CHROMIUM);
+  const typing = [], perSecond = { native: [], 'wasm-chromium': [] };
+  const texts = ['train', 'held-out'].map((part) => readFileSync(new URL(`models/tiny-lm-${part}.txt`, root), 'utf8'));
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      const page = await openSettled(browser, server.base, `model=tiny-lm&sentence=${encodeURIComponent('the cat sat on a mat '.repeat(4).slice(0, MODEL_TOKENS))}`);
+      const times = await page.evaluate(editSentence, { edits: EDITS, tokens: MODEL_TOKENS, characters: true });
+      await page.close();
+      typing.push({ p95: quantile(times.map((t) => t.work), 0.95), frame_p95: quantile(times.map((t) => t.frame), 0.95) });
+
+      // The same steps (batch 16, as the shipped model trained) natively and in a fresh page.
+      const card = JSON.parse(execFileSync(new URL('build/native/attention-train-model', root).pathname,
+        ['/usr/share/games/fortunes', 'bench', '/tmp/attention-bench-lm.bin', String(LM_STEPS)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+      perSecond.native.push(LM_STEPS / card.training.seconds);
+      const tab = await browser.newPage();
+      await tab.goto(server.base + 'train.html');
+      await tab.waitForFunction(() => window.ready === true);
+      perSecond['wasm-chromium'].push(await tab.evaluate(([train, heldOut, steps]) => {
+        const t = window.train;
+        const started = t.lmStart({ batch_size: 16 }, train, heldOut);
+        if (started.error) throw new Error(started.error.message);
+        const t0 = performance.now();
+        const m = t.lmStep(steps);
+        if (m.error) throw new Error(m.error.message);
+        return steps / ((performance.now() - t0) / 1000);
+      }, [...texts, LM_STEPS]));
+      await tab.close();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  const row = {
+    tokens: MODEL_TOKENS, edits: EDITS, heads, held_out_loss: card.held_out_loss, unigram_loss: card.unigram_loss,
+    p95_ms: spread(typing.map((t) => t.p95)), frame_p95_ms: spread(typing.map((t) => t.frame_p95)),
+    steps_per_second: Object.fromEntries(Object.entries(perSecond).map(([k, v]) => [k, spread(v)])),
+    chromium_vs_native: spread(perSecond['wasm-chromium'].map((x, i) => x / perSecond.native[i])),
+  };
+  say(`model mode, ${MODEL_TOKENS} characters, ${RUNS} runs of ${EDITS} edits: work p95 ${row.p95_ms.runs.map((x) => x.toFixed(1)).join(', ')} ms`);
+  say(`language-model training, batch 16: native ${row.steps_per_second.native.runs.map((x) => x.toFixed(1)).join('/')} steps/s, ` +
+    `Chromium ${row.steps_per_second['wasm-chromium'].runs.map((x) => x.toFixed(1)).join('/')} steps/s; Chromium ÷ native ${row.chromium_vs_native.runs.map((x) => x.toFixed(2)).join('/')}`);
+  return row;
+}
+
 function machine() {
   const version = (cmd, args) => { try { return execFileSync(cmd, args, { encoding: 'utf8' }).split('\n')[0].trim(); } catch { return 'unknown'; } };
   return {
@@ -463,7 +527,7 @@ const saved = () => Object.fromEntries(['machine', 'kernel', 'interactive', 'col
 
 // the page's input-to-frame figures: typing at 8 to 128 tokens, then the long block at 512
 const interactive = async () => [...await typing(), await longBlock()];
-const parts = { kernel, interactive, typing, long: async () => [await longBlock()], coldstart: coldStart, memory, training, hostile };
+const parts = { kernel, interactive, typing, long: async () => [await longBlock()], coldstart: coldStart, memory, training, hostile, model };
 if (only) {
   const unknown = only.filter((name) => !parts[name]);
   if (unknown.length) { console.error(`bench: no part named ${unknown.join(', ')}; the parts are page, ${Object.keys(parts).join(', ')}`); process.exit(2); }
@@ -479,7 +543,7 @@ if (only) {
   }
   process.exit(0);
 }
-const results = { machine: machine(), kernel: await kernel(), interactive: await interactive(), coldstart: await coldStart(), memory: await memory(), training: await training() };
+const results = { machine: machine(), kernel: await kernel(), interactive: await interactive(), coldstart: await coldStart(), memory: await memory(), training: await training(), model: await model() };
 // Every figure must be a real measurement: a positive time, a finite positive rate.
 const bad = [
   ...results.kernel.flatMap((row) => Object.entries(row.ms).filter(([, v]) => !(v > 0)).map(([k, v]) => `${k} n=${row.n}: ${v}`)),

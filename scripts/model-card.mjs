@@ -19,15 +19,17 @@ export function modelCard() {
       .sort((a, b) => b[1] - a[1])[0];
     return score >= 0.3 ? name : 'mixed';
   };
-  const rows = card.head_scores.map((h) => `| ${h.layer} | ${h.head} | ${f(h.previous_token)} | ${f(h.duplicate_token)} | ${f(h.induction)} | ${f(h.first_token)} | ${label(h)} |`);
+  const rows = card.head_scores.map((h) => `| ${h.layer + 1} | ${h.head} | ${f(h.previous_token)} | ${f(h.duplicate_token)} | ${f(h.induction)} | ${f(h.first_token)} | ${label(h)} |`);
   return [
     BEGIN,
     '',
     `- **Architecture:** ${card.architecture}; ${shape.vocabulary} tokens, ${bytes.length.toLocaleString('en')} bytes of float32 weights.`,
     `- **Corpus:** Debian's \`${corpus.package}\` package, version ${corpus.version}: the files ${corpus.files.join(', ')}; ${corpus.fortunes.toLocaleString('en')} fortunes, every tenth held out (${corpus.held_out_characters.toLocaleString('en')} characters), never trained on (${corpus.train_characters.toLocaleString('en')} trained on).`,
-    `- **Training:** ${training.steps.toLocaleString('en')} steps of Adam (learning rate ${training.learning_rate}), batches of ${training.batch} windows of ${shape.context + 1} characters, a share of ${training.repeat_share} of them a span written twice; seed ${training.seed}; ${Math.round(training.seconds)} s on one core of the machine that trained it.`,
+    `- **Training:** ${training.steps.toLocaleString('en')} steps of Adam (learning rate ${training.learning_rate}), batches of ${training.batch} windows of ${shape.context + 1} characters, a share of ${training.repeat_share} of them holding a span of random characters written twice; seed ${training.seed}; ${Math.round(training.seconds)} s on one core of the machine that trained it.`,
     `- **Held-out loss:** ${f(card.held_out_loss, 3)} nats per character, against ${f(card.unigram_loss, 3)} for the character frequencies alone (the unigram baseline).`,
     `- **Heads** on the probe (${card.probe}); at step 0 the best previous-token score was ${f(card.untrained?.previous_token ?? 0)} and the best induction score ${f(card.untrained?.induction ?? 0)}:`,
+    '',
+    'Layers are numbered from 1 and heads from 0, as the page numbers them.',
     '',
     '| layer | head | previous-token | duplicate-token | induction | first-token | label |',
     '|---|---|---|---|---|---|---|',

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make libeigen3-dev nlohmann-json3-dev emscripten)
-if [ "${1:-}" = "test" ]; then packages+=(catch2 python3-numpy chromium); fi
+if [ "${1:-}" = "test" ]; then packages+=(catch2 python3-numpy chromium fortunes); fi
 if [ "${1:-}" = "fuzz" ]; then packages+=(clang-14 libfuzzer-14-dev libclang-rt-14-dev); fi
 if [ "${1:-}" = "model" ]; then packages+=(fortunes python3-torch); fi
 missing=()

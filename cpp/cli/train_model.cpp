@@ -1,6 +1,6 @@
 // attention-train-model: trains the playground's language model on the fortunes of a Debian
 // package and writes its weights file, with the model card in the file's header.
-//   attention-train-model CORPUS_DIR VERSION OUT [STEPS [LEARNING_RATE [REPEAT_SHARE]]]
+//   attention-train-model CORPUS_DIR VERSION OUT [STEPS [LEARNING_RATE [REPEAT_SHARE [BATCH]]]]
 // CORPUS_DIR holds the fortune files (one fortune after another, separated by lines "%");
 // every tenth fortune is held out, never trained on. Writes OUT and, beside it, the texts as the
 // model read them (OUT's stem + -train.txt and -held-out.txt). Deterministic: the same corpus
@@ -53,11 +53,11 @@ std::string json_number(double x) {
 int main(int argc, char** argv) {
   using namespace attention;
   if (argc < 4) {
-    std::cerr << "usage: attention-train-model CORPUS_DIR VERSION OUT [STEPS [LEARNING_RATE [REPEAT_SHARE]]]\n";
+    std::cerr << "usage: attention-train-model CORPUS_DIR VERSION OUT [STEPS [LEARNING_RATE [REPEAT_SHARE [BATCH]]]]\n";
     return 2;
   }
   const std::string dir = argv[1], version = argv[2], out = argv[3];
-  const long steps = argc > 4 ? std::stol(argv[4]) : 3000;
+  const long steps = argc > 4 ? std::stol(argv[4]) : 6000;
 
   std::string train_text, held_out_text;
   long fortunes = 0;
@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
   LmTrainingSettings settings;
   if (argc > 5) settings.learning_rate = std::stod(argv[5]);
   if (argc > 6) settings.repeat_share = std::stod(argv[6]);
+  if (argc > 7) settings.batch_size = std::stol(argv[7]);
   LmTrainer trainer(settings, train, held_out);
   const double unigram = unigram_loss(train, held_out, settings.shape.vocabulary);
   const auto start = std::chrono::steady_clock::now();

@@ -68,6 +68,15 @@ class Settings(unittest.TestCase):
             ap.Playground(qk_norm="yes")
         self.assertIn("qk_norm", str(e.exception))
 
+    def test_the_trained_model(self):
+        # model is a row of the core's table: the attribute, and so the notebook's setting.
+        p = ap.Playground(model="tiny-lm", sentence="the cat sat. the cat sat.")
+        self.assertEqual(p.attributes, {"model": "tiny-lm", "sentence": "the cat sat. the cat sat."})
+        self.assertIn('model="tiny-lm"', p._repr_html_())
+        with self.assertRaises(ap.SettingError) as e:
+            ap.Playground(model="gpt-2")
+        self.assertIn("model", str(e.exception))
+
     def test_matrices_as_lists_or_arrays(self):
         x = np.array([[0.1, -0.3], [1e-7, 2.0]])
         self.assertEqual(ap.Playground(X=x).attributes["x"], "[[0.1,-0.3],[1e-07,2.0]]")

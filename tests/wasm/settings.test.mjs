@@ -8,6 +8,7 @@ import { load } from '../../dist/attention.js';
 import { importTSTree } from '../e2e/typescript.mjs';
 
 const core = await load();
+await core.loadModel();  // model: "tiny-lm" is one of the options below
 const declared = core.settings();
 const page = await importTSTree('web/src/state/settings.ts');
 const byKey = new Map(declared.map((row) => [row.key, row]));

@@ -1,5 +1,7 @@
 #include "attention/core/derivation.hpp"
 
+#include "attention/model/language_model.hpp"
+
 #include <cmath>
 #include <map>
 #include <utility>
@@ -293,8 +295,24 @@ json derive_text(const std::string& request) {
   if (!parsed) return error_json(parsed.error());
   const json& r = parsed.value();
   if (!r.contains("spec")) return error_json(error_at("spec", "derive: give the spec of the trace"));
-  const auto spec = parse_spec(r.at("spec"));
+  auto spec = parse_spec(r.at("spec"));
   if (!spec) return error_json(spec.error());
+  if (spec.value().model == ModelKind::tiny_lm) {
+    // A cell of the trained model: of layer `layer`, from the residual stream into it.
+    const LanguageModel* model = installed_model();
+    if (!model) return error_json(error_at("model", "the trained model's weights are not loaded"));
+    std::int64_t layer = 0;
+    if (r.contains("layer") && !json_read::integral(r.at("layer"), 0, model->shape.layers - 1, layer)) {
+      return error_json(error_at("layer", "must be a whole number from 0 to " + std::to_string(model->shape.layers - 1)));
+    }
+    std::vector<int> ids;
+    for (const std::string& t : spec.value().tokens) ids.push_back(token_id(t));
+    const auto trace = run_model(*model, ids);
+    if (!trace) return error_json(trace.error());
+    const auto& in = trace.value().layers[static_cast<std::size_t>(layer)];
+    spec = layer_spec(*model, in.tokens, in.parameters.X, static_cast<std::size_t>(layer));
+    if (!spec) return error_json(spec.error());
+  }
   if (r.contains("matrix") && !r.at("matrix").is_string()) return error_json(error_at("matrix", "must be scores, weights or output"));
   // An index that is missing or not a whole number is -1 (refused by derive), head defaults to 0.
   const auto index = [&](const char* k, long missing) -> long {

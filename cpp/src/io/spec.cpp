@@ -454,11 +454,16 @@ Result<Spec> parse_trained(const json& j, Spec s) {
   if (has("sentence") && has("tokens")) return error_at("tokens", "give either sentence or tokens, not both");
   const char* key = has("tokens") ? "tokens" : "sentence";
   if (has("tokens")) {
-    ATTENTION_TRY(tokens, token_list(j.at("tokens"), "tokens"));
-    for (const std::string& t : tokens) {
-      if (token_id(t) < 0) {
-        return error_at("tokens", show(json(t)) + " is not in the model's vocabulary (one printable ASCII character, or " + unknown_token + ")");
+    // Entries of the vocabulary, the newline among them (which a word token may not hold).
+    const json& given = j.at("tokens");
+    if (!given.is_array()) return error_at("tokens", "must be a list of the model's vocabulary entries, got " + show(given));
+    if (given.size() > limits::max_tokens) return error_at("tokens", "has " + std::to_string(given.size()) + " tokens; the trained model reads at most " + std::to_string(LmShape{}.context));
+    std::vector<std::string> tokens;
+    for (const json& t : given) {
+      if (!t.is_string() || token_id(t.get<std::string>()) < 0) {
+        return error_at("tokens", show(t) + " is not in the model's vocabulary (one printable ASCII character, a newline or " + unknown_token + ")");
       }
+      tokens.push_back(t.get<std::string>());
     }
     s.tokens = std::move(tokens);
   } else {

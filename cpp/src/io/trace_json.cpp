@@ -177,8 +177,12 @@ Result<json> run_model_trace(const Spec& s, const Numbers& out) {
   ATTENTION_TRY(t, run_model(*model, ids));
   json j = {{"tokens", t.tokens}, {"vocab", model->vocab}, {"layers", json::array()}, {"head_scores", json::array()},
             {"probe_head_scores", json::array()}};
-  for (const auto& layer : t.layers) {
-    j["layers"].push_back(walk(self_trace_schema(), &layer, layer.parameters, out));
+  for (std::size_t l = 0; l < t.layers.size(); ++l) {
+    const auto& layer = t.layers[l];
+    json shown = walk(self_trace_schema(), &layer, layer.parameters, out);
+    ATTENTION_TRY(spec, layer_spec(*model, layer.tokens, layer.parameters.X, l));
+    shown["spec"] = to_json(spec);  // the layer's attention as a self-attention spec (its matrices aside)
+    j["layers"].push_back(std::move(shown));
     j["head_scores"].push_back(head_scores_json(layer.head_scores));
   }
   // The probe's scores are the model's, not the input's: computed once per installed model.

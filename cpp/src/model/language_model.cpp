@@ -49,8 +49,8 @@ LmWeights init_weights(const LmShape& s, std::uint32_t seed) {
   const long d = s.d_model;
   const double w_scale = 1.0 / std::sqrt(static_cast<double>(d));
   LmWeights w;
-  w.E = rng.randn(s.vocabulary, d) * 0.1;
-  w.P = rng.randn(s.context, d) * 0.1;
+  w.E = rng.randn(s.vocabulary, d);
+  w.P = sinusoidal_encoding(s.context, d);
   for (long l = 0; l < s.layers; ++l) {
     LmLayer layer;
     for (Matrix* m : {&layer.W_q, &layer.W_k, &layer.W_v, &layer.W_o}) *m = rng.randn(d, d) * w_scale;
@@ -169,6 +169,20 @@ Result<LanguageModel> read_model(const std::string& bytes) {
   return model;
 }
 
+Result<Spec> layer_spec(const LanguageModel& model, const std::vector<std::string>& tokens, const Matrix& X, std::size_t l) {
+  // The spec parser fills every other setting with its default (scaled dot product, no positions).
+  ATTENTION_TRY(spec, parse_spec(nlohmann::json{{"tokens", std::vector<std::string>(tokens.size(), "t")},
+                                                {"d_model", model.shape.d_model}, {"heads", model.shape.heads}, {"mask", "causal"}}));
+  const LmLayer& layer = model.weights.layers[l];
+  spec.tokens = tokens;
+  spec.X = X;
+  spec.W_q = layer.W_q;
+  spec.W_k = layer.W_k;
+  spec.W_v = layer.W_v;
+  spec.W_o = layer.W_o;
+  return spec;
+}
+
 Result<LmTrace> run_model(const LanguageModel& model, const std::vector<int>& ids) {
   const LmShape& s = model.shape;
   const long n = static_cast<long>(ids.size());
@@ -183,17 +197,8 @@ Result<LmTrace> run_model(const LanguageModel& model, const std::vector<int>& id
     t.tokens.push_back(model.vocab[static_cast<std::size_t>(id)]);
     x.row(i) = w.E.row(id) + w.P.row(i);
   }
-  // A layer is the playground's causal self-attention with the layer's matrices; the spec
-  // parser fills every other setting with its default (scaled dot product, no positions).
-  ATTENTION_TRY(spec, parse_spec(nlohmann::json{{"tokens", std::vector<std::string>(static_cast<std::size_t>(n), "t")},
-                                                {"d_model", s.d_model}, {"heads", s.heads}, {"mask", "causal"}}));
-  spec.tokens = t.tokens;
-  for (const LmLayer& layer : w.layers) {
-    spec.X = x;
-    spec.W_q = layer.W_q;
-    spec.W_k = layer.W_k;
-    spec.W_v = layer.W_v;
-    spec.W_o = layer.W_o;
+  for (std::size_t l = 0; l < w.layers.size(); ++l) {
+    ATTENTION_TRY(spec, layer_spec(model, t.tokens, x, l));
     ATTENTION_TRY(trace, run_self<double>(spec));
     x += trace.output;
     t.layers.push_back(std::move(trace));

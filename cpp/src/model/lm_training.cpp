@@ -166,7 +166,9 @@ double LmTrainer::step() {
       const long shortest = std::min<long>(8, longest);
       const long length = shortest + static_cast<long>(batches_.randint(static_cast<std::uint64_t>(longest - shortest + 1)));
       const long at = static_cast<long>(batches_.randint(static_cast<std::uint64_t>(n + 2 - 2 * length)));  // 0 to n + 1 - 2 length
-      std::copy(w.begin() + at, w.begin() + at + length, w.begin() + at + length);
+      for (long i = 0; i < length; ++i) {
+        w[static_cast<std::size_t>(at + i)] = w[static_cast<std::size_t>(at + length + i)] = 2 + static_cast<int>(batches_.randint(95));
+      }
     }
     windows.push_back(std::move(w));
   }

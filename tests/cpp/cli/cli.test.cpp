@@ -116,7 +116,7 @@ TEST_CASE("bad input: one line on stderr, exit 2", "[cli][errors]") {
       {"numpy -", R"({"model": "tiny-lm", "W_q": [[1]]})",
        "attention-cli: W_q: does not apply to the trained model (model is tiny-lm): its sizes and weights are learned, not set\n"},
       {"run -", R"({"model": "tiny-lm", "tokens": ["h", "é"]})",
-       "attention-cli: tokens: \"\u00e9\" is not in the model's vocabulary (one printable ASCII character, or <unk>)\n"},
+       "attention-cli: tokens: \"\u00e9\" is not in the model's vocabulary (one printable ASCII character, a newline or <unk>)\n"},
       {"run -", R"({"model": "gpt-2"})", "attention-cli: model: must be random or tiny-lm, got \"gpt-2\"\n"},
       {"'fly\nhigh'", "", "attention-cli: unknown command \"fly\\u000ahigh\" (run, numpy, random, train, --help)\n"},
       {"random --seed 1 '--\nshape' 2,2", "", "attention-cli: random: unknown option --\\u000ashape\n"},

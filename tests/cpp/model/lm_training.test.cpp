@@ -191,7 +191,7 @@ TEST_CASE("LmTrainer draws its batches and steps as its header documents", "[mod
 
   // The header's recipe, written out again: one stream from seed + 1; per window a start
   // (randint), u = rand(), and when u < repeat_share a span of 8 + randint(57) tokens at a
-  // place (randint) written again right after itself.
+  // place (randint) replaced by random printable characters (randint(95)), written twice.
   attention::NumpyRandom rng(settings.seed + 1);
   attention::Optimizer opt({attention::OptimizerKind::adam, settings.learning_rate},
                            attention::tensors_of(attention::named(std::as_const(w))));
@@ -206,7 +206,8 @@ TEST_CASE("LmTrainer draws its batches and steps as its header documents", "[mod
         const auto length = static_cast<long>(8 + rng.randint(57));
         const auto at = static_cast<long>(rng.randint(static_cast<std::uint64_t>(n + 2 - 2 * length)));
         for (long i = 0; i < length; ++i) {
-          window[static_cast<std::size_t>(at + length + i)] = window[static_cast<std::size_t>(at + i)];
+          const int random = 2 + static_cast<int>(rng.randint(95));
+          window[static_cast<std::size_t>(at + i)] = window[static_cast<std::size_t>(at + length + i)] = random;
         }
         ++repeated;
       }

@@ -13,8 +13,9 @@ export interface SpecError { error: { field: string; message: string } }
 /** Keys the trace's spec holds only when they apply (rope's, cross's, the optional ones). */
 type OnlyWhenSet = 'rope_style' | 'rope_base' | 'softcap' | 'decode' | 'online_block' | 'source' | 'source_tokens' | 'X_source';
 
-/** The spec a trace echoes: every default filled in. */
-export type TraceSpec = Required<Omit<Spec, 'sentence' | 'scale' | 'X' | 'W_q' | 'W_k' | 'W_v' | 'W_o' | 'W_a' | 'W_1' | 'W_2' | 'v_a' | 'W_c' | 'decoder_state' | 'annotations' | 'd_a' | OnlyWhenSet>>
+/** The spec a self or encoder-decoder trace echoes: every default filled in (`model` is not
+ *  echoed: such a trace is of random weights; the trained model's trace has its own spec). */
+export type TraceSpec = Required<Omit<Spec, 'model' | 'sentence' | 'scale' | 'X' | 'W_q' | 'W_k' | 'W_v' | 'W_o' | 'W_a' | 'W_1' | 'W_2' | 'v_a' | 'W_c' | 'decoder_state' | 'annotations' | 'd_a' | OnlyWhenSet>>
   & Pick<Spec, OnlyWhenSet> & { scale?: number; d_a?: number };
 
 /** One position generated with the KV cache. */
@@ -30,7 +31,39 @@ export interface KvCost { kv_heads: number; parameters: number; cache_per_token:
  *  out is o / l, the output if the keys stopped here (0 on such a row). */
 export interface OnlineBlock { keys: [number, number]; m: (number | null)[]; l: number[]; rescale: number[]; o: Matrix; out: Matrix }
 
-export type Trace = SelfTrace | EncoderDecoderTrace;
+/** How the trained model was made and what its heads do (the weights file's header). */
+export interface ModelCard {
+  architecture: string;
+  corpus: { package: string; version: string; files: string[]; fortunes: number; train_characters: number; held_out_characters: number };
+  training: { seed: number; steps: number; batch: number; learning_rate: number; repeat_share: number; seconds: number };
+  /** Nats per token on the held-out fortunes, and the same for character frequencies alone. */
+  held_out_loss: number;
+  unigram_loss: number;
+  probe: string;
+  head_scores: (HeadScores & { layer: number; head: number })[];
+}
+
+/** A layer of the trained model: its attention as a self-attention trace, X the residual stream
+ *  into it, and the spec of that attention (causal, the model's sizes; its matrices aside). */
+export type ModelLayer = Omit<SelfTrace, 'warnings'>;
+
+/** The trace of `model: "tiny-lm"`. */
+export interface ModelTrace {
+  tokens: string[];
+  /** Every token as a string, in id order (log_probs' columns). */
+  vocab: string[];
+  layers: ModelLayer[];
+  /** n x vocab: the natural log of the next-token distribution after each position. */
+  log_probs: Matrix;
+  /** Per layer, per head, on this input. */
+  head_scores: HeadScores[][];
+  /** Per layer, per head, on 50 random characters repeated twice: what each head does in general. */
+  probe_head_scores: HeadScores[][];
+  spec: { model: 'tiny-lm'; tokens: string[] };
+  warnings: string[];
+}
+
+export type Trace = SelfTrace | EncoderDecoderTrace | ModelTrace;
 
 /** The drawn parameters of a spec, named as in its trace, with no attention run. */
 export interface Parameters {
@@ -42,7 +75,8 @@ export interface Parameters {
   W_a?: Matrix; W_1?: Matrix; W_2?: Matrix; v_a?: number[];
 }
 
-export interface DeriveRequest { spec: Spec; matrix: 'scores' | 'weights' | 'output'; head?: number; row: number; col: number }
+/** A cell to derive; with the trained model's spec, `layer` picks the layer (from 0). */
+export interface DeriveRequest { spec: Spec | ModelTrace['spec']; layer?: number; matrix: 'scores' | 'weights' | 'output'; head?: number; row: number; col: number }
 export type Derivation = Record<string, unknown> & { matrix: string; head: number; row: number; col: number };
 
 /** A row of the core's settings table: `default` is JSON text ('' when the core works it out). */
@@ -115,12 +149,27 @@ export interface AttentionCore {
   entropy(request: { spec: Spec; widths: number[] }): EntropyCurve | SpecError;
   /** For leak checks: allocator bytes in use and live embind handles. */
   stats(): { heap_in_use: number; heap_size: number; memory_bytes: number; handles: number };
+  /** Fetches the trained model's weights (once) so that specs with `model: "tiny-lm"` run;
+   *  resolves to its model card, or the error naming `model`. Until it resolves such specs are
+   *  refused with that error. Nothing is fetched unless this is called. Given `bytes` (a
+   *  weights file, as Training.lmModel() gives one), it installs those instead of fetching the
+   *  shipped model's, and later calls without bytes resolve to them; refused bytes leave the
+   *  model that was installed. */
+  loadModel(bytes?: Uint8Array): Promise<{ card: ModelCard } | SpecError>;
   /** The compiled wasm module (for starting a worker without fetching it again). */
   module: WebAssembly.Module;
 }
 
 /** A packed trace as the plain one run() returns. */
 export function unpack(packed: PackedTrace): Trace | SpecError;
+
+/** The settings of a language-model run (the trained model's architecture learning from a text). */
+export interface LmSettings { seed?: number; batch_size?: number; learning_rate?: number; repeat_share?: number; eval_windows?: number }
+
+/** After some language-model steps: the mean loss of their batches and the held-out loss (nats per
+ *  character), and every head's previous-token and induction score ([layer][head]) on a probe of
+ *  50 random characters repeated twice (1 is a perfect head). */
+export interface LmMetrics { step: number; loss: number; eval_loss: number; previous_token: number[][]; induction: number[][] }
 
 /** The training module: one tiny attention model trained by gradient descent (one run at a time). */
 export interface Training {
@@ -132,6 +181,15 @@ export interface Training {
   /** Held-out example `example`: tokens, targets, answers, every head's weights, the curves. */
   snapshot(example: number): TrainingSnapshot | SpecError;
   stats(): { heap_in_use: number; heap_size: number; memory_bytes: number; handles: number };
+  /** A language-model run from step 0 (the trained model's shape: 2 layers of 4 heads, d_model 64,
+   *  context 128, characters) on `train`, its held-out loss measured on `heldOut`; or the error
+   *  naming the setting at fault. */
+  lmStart(settings: LmSettings | string, train: string, heldOut: string): { settings: Required<LmSettings> } | SpecError;
+  /** `count` language-model steps (1 to 1000). */
+  lmStep(count: number): LmMetrics | SpecError;
+  /** The language model's weights so far as a weights file (a copy), what AttentionCore.loadModel(bytes)
+   *  installs; null before lmStart. */
+  lmModel(): Uint8Array<ArrayBuffer> | null;
 }
 
 /** Loads the training module (a wasm module of its own) once; later calls share it. */

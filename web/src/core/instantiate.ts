@@ -27,15 +27,24 @@ function base64Bytes(dataUrl: string): Uint8Array<ArrayBuffer> {
 
 const EARLY = Symbol.for('attention-playground.early');
 
+/** The bytes of a file beside the code, wherever it runs: a data: URL decoded, a file read
+ *  from disk (Node), else fetched. */
+export async function bytesAt(url: URL): Promise<Uint8Array<ArrayBuffer>> {
+  if (url.protocol === 'data:') return base64Bytes(url.href);
+  if (url.protocol === 'file:') {
+    const fs = 'node:fs/promises';  // a variable, so browser bundlers leave it alone
+    const { readFile }: { readFile(path: URL): Promise<Uint8Array<ArrayBuffer>> } = await import(/* @vite-ignore */ fs);
+    return readFile(url);
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url.pathname}: ${response.status} ${response.statusText}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
 export async function instantiate(wasmUrl: URL, imports: WebAssembly.Imports): Promise<WebAssembly.WebAssemblyInstantiatedSource> {
   const module = await (globalThis as unknown as WithEarly)[EARLY]?.get(wasmUrl.href);
   if (module) return { module, instance: await WebAssembly.instantiate(module, imports) };
-  if (wasmUrl.protocol === 'data:') return WebAssembly.instantiate(base64Bytes(wasmUrl.href), imports);
-  if (wasmUrl.protocol === 'file:') {
-    const fs = 'node:fs/promises';  // a variable, so browser bundlers leave it alone
-    const { readFile }: { readFile(path: URL): Promise<Uint8Array<ArrayBuffer>> } = await import(/* @vite-ignore */ fs);
-    return WebAssembly.instantiate(await readFile(wasmUrl), imports);
-  }
+  if (wasmUrl.protocol === 'data:' || wasmUrl.protocol === 'file:') return WebAssembly.instantiate(await bytesAt(wasmUrl), imports);
   const response = fetch(wasmUrl);
   if (WebAssembly.instantiateStreaming) {
     try {

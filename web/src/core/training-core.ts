@@ -1,5 +1,6 @@
 // The training module (cpp/bindings/train_wasm.cpp), loaded once per page, worker or process:
-// loadTraining() -> { tasks, start, step, snapshot, stats }, JSON in, plain objects out.
+// loadTraining() -> { tasks, start, step, snapshot, stats, lmStart, lmStep, lmModel }, JSON in,
+// plain objects out (lmModel: a copy of the weights file's bytes).
 import type { Training } from './attention.js';
 import createAttentionTrain from './wasm/attention-train.mjs';
 import { instantiate, type EmscriptenFactory } from './instantiate.js';
@@ -12,6 +13,10 @@ interface TrainModule {
   snapshot(example: number): string;
   stats(): string;
   count_emval_handles(): number;
+  lm_start(settings: string, train: string, heldOut: string): string;
+  lm_step(count: number): string;
+  /** A view into the wasm memory, valid until the next call; null before lm_start. */
+  lm_model(): Uint8Array | null;
 }
 
 const wasmUrl = new URL('./wasm/attention-train.wasm', import.meta.url);
@@ -30,6 +35,12 @@ export function loadTraining(): Promise<Training> {
     step: (count) => JSON.parse(m.step(count)),
     snapshot: (example) => JSON.parse(m.snapshot(example)),
     stats: () => ({ ...JSON.parse(m.stats()), handles: m.count_emval_handles() }),
+    lmStart: (settings, train, heldOut) => JSON.parse(m.lm_start(typeof settings === 'string' ? settings : JSON.stringify(settings ?? {}), train, heldOut)),
+    lmStep: (count) => JSON.parse(m.lm_step(count)),
+    lmModel: () => {
+      const view = m.lm_model();
+      return view ? new Uint8Array(view) : null;  // a copy: the view dies with the next call
+    },
   }));
   shared.catch(() => { shared = null; });  // a failed load may be retried
   return shared;

@@ -5,7 +5,7 @@ import { loadTraining } from './training-core.js';
 import { trainingLoop, type TrainingFields, type TrainingMessage, type TrainingReply } from './training-loop.js';
 import type { FromTrainWorker } from './train-worker.js';
 
-export type { TrainingMessage, TrainingReply, TrainingStop } from './training-loop.js';
+export type { LmHistory, LmSnapshot, LmStarted, TrainingMessage, TrainingReply, TrainingStop } from './training-loop.js';
 
 export interface TrainingRun {
   send(message: TrainingMessage): void;
@@ -24,9 +24,10 @@ export function startTraining(receive: (reply: TrainingReply) => void): Training
     worker = null;
     send = null;
     loadTraining().then((train) => {
-      const handle = trainingLoop(train, (m) => setTimeout(() => receive(m), 0));
+      // A language model's step takes tens of milliseconds: on the page, one at a time.
+      const handle = trainingLoop(train, (m) => setTimeout(() => receive(m), 0), { lmSliceMs: 0 });
       send = handle;
-      if (start && !waiting.some((m) => m.start)) handle(start);
+      if (start && !waiting.some((m) => m.start || m.language)) handle(start);
       waiting.splice(0).forEach(handle);
     }, (e: unknown) => receive({ error: { field: '', message: `The training module could not be loaded: ${(e as Error | null)?.message ?? e}` }, playing: false }));
   };
@@ -43,7 +44,7 @@ export function startTraining(receive: (reply: TrainingReply) => void): Training
 
   return {
     send(message: TrainingFields) {
-      if (message.start) start = message;
+      if (message.start || message.language) start = message;
       if (send) send(message);
       else waiting.push(message);
     },

@@ -20,6 +20,8 @@ export interface CoreModule {
   entropy(request: string): string;
   stats(): string;
   count_emval_handles(): number;
+  /** The weights file's bytes -> {"card"} or the error: installs the model `model: "tiny-lm"` names. */
+  load_model(bytes: Uint8Array): string;
 }
 
 /** The core as wrap() gives it: the contract's AttentionCore but for the compiled module,
@@ -90,7 +92,29 @@ export function wrap(core: CoreModule): WrappedCore {
       core.drop_packed();
     }
   };
+  // The trained model, fetched and installed once, on the first call (model mode only); or
+  // the weights file given (a model trained on /learn/), which later calls then resolve to.
+  type Installed = ReturnType<WrappedCore['loadModel']>;
+  let model: Installed | null = null;
+  const loadModel: WrappedCore['loadModel'] = (bytes) => {
+    if (bytes) {
+      const installed = JSON.parse(core.load_model(bytes));
+      if (!failed(installed)) model = Promise.resolve(installed);
+      return Promise.resolve(installed);
+    }
+    if (!model) {
+      // Weights given while the file is on its way are not replaced by it.
+      const fetching: Installed = import('./model-weights.js').then(async ({ weightsBytes }) => {
+        const file = await weightsBytes();
+        return model && model !== fetching ? model : JSON.parse(core.load_model(file));
+      });
+      model = fetching;
+      fetching.catch(() => { if (model === fetching) model = null; });  // a failed fetch may be retried
+    }
+    return model;
+  };
   return {
+    loadModel,
     run: (spec) => call(core.run, spec ?? {}),
     runPacked: (spec) => packed(spec, (skeleton, view) => ({ skeleton, numbers: new Float64Array(view) })),
     trace: (spec) => packed(spec, (skeleton, view) => unpack({ skeleton, numbers: view }, { own: true })),

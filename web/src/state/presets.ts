@@ -1,6 +1,6 @@
-// One click loads a worked example, with its own numbers: the seed articles' examples, then
-// the attention of current models (RoPE, grouped-query, ALiBi, cross-attention, the KV cache,
-// FlashAttention's online softmax).
+// One click loads a worked example, with its own numbers: the trained model, the seed articles'
+// examples, then the attention of current models (RoPE, grouped-query, ALiBi, cross-attention,
+// the KV cache, FlashAttention's online softmax).
 import type { Spec } from '../core/attention.js';
 import type { State } from './settings.js';
 
@@ -13,6 +13,14 @@ export interface Preset {
 }
 
 export const PRESETS: Preset[] = [
+  // The trained model (state/model-mode.ts): a sentence said twice, for its induction head.
+  {
+    id: 'trained',
+    label: 'A trained model',
+    note: 'A small language model, trained on Debian’s fortunes, reading a sentence said twice: in the second copy its induction head looks from each character to the one after its earlier twin, which is how it guesses what comes next. Its weights are learned, not drawn from a seed.',
+    state: { model: 'tiny-lm', sentence: 'The cat sat on the mat. The cat sat on the mat.' },
+    overrides: {},
+  },
   {
     id: 'seed000',
     label: 'Decoder state [5,1,20]',

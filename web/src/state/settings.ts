@@ -11,6 +11,12 @@ import type { Spec } from '../core/attention.js';
 import { readMatrix } from './matrix.js';
 import CORE from './core-settings.json';
 
+// Model mode (`model: "tiny-lm"`, state/model-mode.ts): the trained model's sizes and weights are
+// learned, so its spec, its link and its snippet hold the model and the sentence alone; the
+// settings of random weights stay in the state, for when the learner switches back.
+const TRAINED = 'tiny-lm';
+const OF_TRAINED = new Set(['model', 'sentence']);
+
 export type Kind = 'text' | 'int' | 'number' | 'select' | 'bool';
 export type Mode = 'self' | 'encoder_decoder' | 'cross';
 
@@ -132,12 +138,14 @@ export function parseValue(def: SettingDef, text: string): string | number | boo
 
 /** The spec the core computes for a state, plus explicit matrices the learner typed. */
 export function toSpec(state: State, overrides: Partial<Spec> = {}): Spec {
+  if (state.model === TRAINED) return { model: TRAINED, sentence: String(state.sentence) } as Spec;
   const spec: Record<string, unknown> = {};
   const ed = state.mode === 'encoder_decoder';
   for (const def of SETTINGS) {
     if (!def.spec || !applies(def, state)) continue;
     const v = state[def.key];
     if (v === '' && def.fallback === '') continue;  // empty means "auto": the core's default
+    if (def.key === 'model') continue;  // random weights: the core's default, left out as before the model came
     if (def.key === 'mask') { spec.mask = WINDOWED.includes(String(v)) ? `${v}:${state.window}` : v; continue; }
     if (def.key === 'residual') { spec.residual = v; spec.layer_norm = v; continue; }
     spec[def.key] = v;
@@ -153,10 +161,12 @@ export function toSpec(state: State, overrides: Partial<Spec> = {}): Spec {
  *  element's attributes that a scoped link is read over). */
 export function toHash(state: State, overrides: Partial<Spec> = {}, table: SettingDef[] = SETTINGS, base?: Reading): string {
   const params = new URLSearchParams();
+  const trained = state.model === TRAINED;  // the model and the sentence alone: nothing else applies to it
   for (const def of table) {
+    if (trained && !OF_TRAINED.has(def.key)) continue;
     if (state[def.key] !== (base ? base.state[def.key] : def.fallback)) params.set(def.key, String(state[def.key]));
   }
-  for (const [k, v] of Object.entries(overrides)) {
+  for (const [k, v] of trained ? [] : Object.entries(overrides)) {
     const text = JSON.stringify(v);
     if (!base || JSON.stringify((base.overrides as Record<string, unknown>)[k]) !== text) params.set(k, text);
   }
@@ -172,7 +182,8 @@ export function givenWidth(overrides: Partial<Spec>): number | undefined {
 
 export const MATRIX_KEYS = ['X', 'W_q', 'W_k', 'W_v', 'W_o', 'annotations', 'decoder_state', 'X_source'] as const;
 
-export interface Reading { state: State; overrides: Partial<Spec>; problems: string[] }
+/** A reading of settings: `read` names the keys its own entries set (not those it started from). */
+export interface Reading { state: State; overrides: Partial<Spec>; problems: string[]; read?: string[] }
 
 /** Where a reading starts: the defaults, or a preset's settings and matrices. */
 export function startFrom(preset?: { state: Partial<State>; overrides: Partial<Spec> }, table: SettingDef[] = SETTINGS): Reading {
@@ -185,16 +196,17 @@ export function readEntries(entries: Iterable<[string, string, string]>, start: 
   const state = { ...start.state };
   const overrides: Record<string, unknown> = { ...start.overrides };
   const problems = [...start.problems];
+  const read: string[] = [];
   for (const [key, text, name] of windowsSpelled(entries, table)) {
     const def = table.find((s) => s.key === key);
     if (def) {
       const v = parseValue(def, text);
       if (v === undefined) problems.push(`${name}="${text.slice(0, 40)}" is not valid`);
-      else state[key] = v;
+      else { state[key] = v; read.push(key); }
     } else if (table.some((d) => d.spec) && (MATRIX_KEYS as readonly string[]).includes(key)) {
-      const read = readMatrix(name, text, key === 'decoder_state');
-      if ('value' in read) overrides[key] = read.value;
-      else problems.push(read.problem);
+      const matrix = readMatrix(name, text, key === 'decoder_state');
+      if ('value' in matrix) { overrides[key] = matrix.value; read.push(key); }
+      else problems.push(matrix.problem);
     } else {
       problems.push(`"${name.slice(0, 40)}" is not a setting`);
     }
@@ -202,7 +214,7 @@ export function readEntries(entries: Iterable<[string, string, string]>, start: 
   // An explicit X (or annotations) fixes d_model: the (locked) control shows its width.
   const width = givenWidth(overrides);
   if (width !== undefined) state.d_model = width;
-  return { state, overrides: overrides as Partial<Spec>, problems };
+  return { state, overrides: overrides as Partial<Spec>, problems, read };
 }
 
 /** `mask=causal_window:3`, as a spec writes it, read as the mask control and the window D. */

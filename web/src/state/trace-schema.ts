@@ -10,8 +10,9 @@ export type Mode = 'self' | 'encoder_decoder';
  *  reads it as the trace the core made it (run() and trace() return no other). */
 export type Untyped = Record<string, unknown>;
 
-/** Self- or cross-attention's trace: every mode's but encoder_decoder's, as its spec says. */
-export const isSelf = (t: Trace): t is SelfTrace => t.spec?.mode !== 'encoder_decoder';
+/** Self- or cross-attention's trace: every mode's but encoder_decoder's, as its spec says (the
+ *  trained model's trace holds a self-attention trace per layer, and is none itself). */
+export const isSelf = (t: Trace): t is SelfTrace => !('layers' in t) && t.spec?.mode !== 'encoder_decoder';
 
 /** The name of an entry of either trace. */
 export type EntryName = keyof SelfTrace | keyof EncoderDecoderTrace;

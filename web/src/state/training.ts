@@ -4,7 +4,11 @@
 // (core-training-settings.json, written from the training module at build time by
 // scripts/settings-table.mjs), which also checks every value the page sends; a row here adds
 // only a label and a widget. `speed` is the page's own: it changes how the run is shown.
-import type { TrainingSettings } from '../core/attention.js';
+//
+// The "Language model" task is the page's too: the training module runs it through its own
+// functions (lmStart, lmStep), whose settings are the lm_* rows, shown only for that task, with
+// their defaults (those of lmStart) and ranges (those it checks) here.
+import type { LmSettings, TrainingSettings } from '../core/attention.js';
 import { declared, type CoreSetting, type PageRow, type SettingDef, type State } from './settings.js';
 import CORE from './core-training-settings.json';
 
@@ -17,8 +21,31 @@ function row({ key, ...page }: PageRow & { key: string }): SettingDef {
   return declared(core, page);
 }
 
+/** The task of the language model: the trained model's architecture learning from the fortunes. */
+export const LANGUAGE_MODEL = 'language_model';
+
+const task = row({ key: 'task', label: 'Task', kind: 'select' });
+task.options = [...task.options!, LANGUAGE_MODEL];
+task.help = `${task.help} Or language_model: the trained model's architecture (2 layers of 4 heads) learning from text.`;
+
+/** The language model's settings: what lmStart takes, its defaults and ranges. */
+export const LM_ROWS: SettingDef[] = [
+  { key: 'lm_seed', label: 'Seed', kind: 'int', fallback: 1, min: 0, max: 4294967295,
+    help: 'Seed of the initial weights and of the batches (which windows of the fortunes, which of them hold a repeated span): the same seed gives the same run.' },
+  { key: 'lm_learning_rate', label: 'Learning rate', kind: 'number', step: 0.001, fallback: 0.01, min: 0.000001, max: 1,
+    help: 'Adam’s step size, from 0.000001 to 1. 0.01 trained the playground’s model; larger learns faster at first, and too large diverges.' },
+  { key: 'lm_batch_size', label: 'Batch size', kind: 'int', fallback: 8, min: 1, max: 64,
+    help: 'Windows of 129 characters per step, from 1 to 64: more make a step slower and its gradient less noisy.' },
+  { key: 'lm_repeat_share', label: 'Repeat share', kind: 'number', step: 0.05, fallback: 0.75, min: 0, max: 1,
+    help: 'The share of training windows, from 0 to 1, in which a span of 8 to 64 random characters is written twice in a row. Repeated text is what an induction head is for: '
+      + 'with it the heads have something to copy early; on the fortunes alone (0) they form much later.' },
+];
+
+/** The row of the setting the language model's `field` (lmStart's error) names. */
+export const LM_FIELD: Record<string, string> = { seed: 'lm_seed', learning_rate: 'lm_learning_rate', batch_size: 'lm_batch_size', repeat_share: 'lm_repeat_share', corpus: 'task' };
+
 export const TRAINING: SettingDef[] = [
-  row({ key: 'task', label: 'Task', kind: 'select' }),
+  task,
   row({ key: 'seed', label: 'Seed', kind: 'int' }),
   row({ key: 'learning_rate', label: 'Learning rate', kind: 'number', step: 0.001 }),
   row({ key: 'optimizer', label: 'Optimizer', kind: 'select' }),
@@ -28,7 +55,30 @@ export const TRAINING: SettingDef[] = [
   row({ key: 'length', label: 'Length', kind: 'int' }),
   { key: 'speed', label: 'Speed', kind: 'select', fallback: 'normal', options: ['slow', 'normal', 'fast'],
     help: 'Steps per second while playing: 10, 50, or as many as the machine manages.' },
+  ...LM_ROWS,
 ];
+
+/** Whether the state is the language model's task. */
+export const isLanguage = (state: State): boolean => state.task === LANGUAGE_MODEL;
+
+/** The rows shown for the task on screen: the language model's, or the synthetic tasks'. */
+export function shownRows(state: State): SettingDef[] {
+  return isLanguage(state) ? [task, ...LM_ROWS] : TRAINING.filter((d) => !LM_ROWS.includes(d));
+}
+
+/** The settings lmStart is given (every one: the page's defaults are lmStart's). */
+export function toLanguage(state: State): LmSettings {
+  return { seed: Number(state.lm_seed), learning_rate: Number(state.lm_learning_rate), batch_size: Number(state.lm_batch_size),
+    repeat_share: Number(state.lm_repeat_share) };
+}
+
+/** Why a value the table's parser took is still out of the row's range (the number rows'
+ *  parser takes any number), or ''. */
+export function outOfRange(def: SettingDef, value: unknown): string {
+  if (typeof value !== 'number' || (def.min === undefined && def.max === undefined)) return '';
+  if (value >= (def.min ?? -Infinity) && value <= (def.max ?? Infinity)) return '';
+  return `${def.label} must be from ${def.min} to ${def.max}.`;
+}
 
 /** Steps per second of each speed (0: as fast as it goes). */
 export const STEPS_PER_SECOND: Record<string, number> = { slow: 10, normal: 50, fast: 0 };

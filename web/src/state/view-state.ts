@@ -1,17 +1,18 @@
 // What the reader is looking at, besides the settings: the token followed, the head, whether
-// weights are coloured row by row, and the steppers' steps. A Share link carries it, so the link
-// opens on the same view; it lives in the hash after the settings, and only where it differs
-// from the defaults.
+// weights are coloured row by row, the steppers' steps and the trained model's layer. A Share
+// link carries it, so the link opens on the same view; it lives in the hash after the settings,
+// and only where it differs from the defaults.
 export interface ViewState {
   focus: number;            // the token followed, from 0
   head: number;             // the head followed, from 0
   relative: boolean | null; // weights coloured row by row; null: as the weights call for
   step: number;             // the decode stepper's position, from 0
   block: number;            // the online stepper's key block, from 0
+  layer: number;            // the trained model's layer shown, from 1 as the page names layers
 }
 
-export const VIEW_DEFAULTS: ViewState = { focus: 0, head: 0, relative: null, step: 0, block: 0 };
-const WHOLES = ['focus', 'head', 'step', 'block'] as const;
+export const VIEW_DEFAULTS: ViewState = { focus: 0, head: 0, relative: null, step: 0, block: 0, layer: 1 };
+const WHOLES = ['focus', 'head', 'step', 'block', 'layer'] as const;
 const WHOLE = /^\d{1,6}$/;
 
 /** The view's keys taken out of a hash: the rest (the settings), the view, and what was not

@@ -20,12 +20,15 @@ export interface AttentionPlaygroundElement extends HTMLElement {
    *  left at its default. Keys the page has no control for are refused the same way. */
   spec: Spec;
   /** The trace on screen (every intermediate matrix: X, Q, K, V, scores, weights, heads, output
-   *  ...), null until the first one is computed. Read it, do not change it. */
+   *  ...), null until the first one is computed. With `model="tiny-lm"` it is the trained model's
+   *  trace (ModelTrace: every layer's attention, the next-token log-probabilities, the heads'
+   *  scores). Read it, do not change it. */
   readonly trace: Trace | null;
   /** light, dark, or auto (follows prefers-color-scheme). */
   theme: 'auto' | 'light' | 'dark';
   /** One step id ("embed" … "concat"), trace key ("weights", "Q" …), "arcs" or "flow" to show
-   *  alone; any other value shows every step, with a note. */
+   *  alone (with the trained model also "overview", every head at a glance, and "next", the
+   *  likeliest next characters); any other value shows every step, with a note. */
   view: string;
   /** "all", "none", or a comma list of setting keys ("sentence,seed"). */
   controls: string;

@@ -6,7 +6,7 @@
 // which induction heads can form (a head of layer 1 reads what a previous-token head of
 // layer 0 wrote). Tokens are characters, so every token is a letter a learner can see.
 //
-//   x_0 = E[tokens] + P[0:n]                                   (n, d)
+//   x_0 = E[tokens] + P[0:n]                                   (n, d)   P learned, from the sinusoidal encoding
 //   layer l: a_l = attention(x_l; W_q, W_k, W_v, W_o, causal)   (n, d)   heads of d/h columns
 //            x_{l+1} = x_l + a_l
 //   logits = x_L W_U + b_U                                      (n, V)
@@ -49,8 +49,10 @@ std::vector<std::pair<std::string, Matrix*>> named(LmWeights& w);
 std::vector<std::pair<std::string, const Matrix*>> named(const LmWeights& w);
 LmWeights zeros_like(const LmWeights& w);
 
-// np.random.seed(seed), then randn in the order of named(), each scaled: E and P by 0.1,
-// W_q, W_k, W_v, W_o and W_U by 1/sqrt(d); b_U is zeros (not drawn).
+// np.random.seed(seed), then randn in the order of named(), P aside: E as drawn, W_q, W_k, W_v,
+// W_o and W_U times 1/sqrt(d); P is the sinusoidal encoding (then learned), b_U zeros (neither
+// drawn). Unit-variance embeddings give scores of unit variance from the start: with a tenth of
+// that, attention stayed near uniform and the previous-token heads formed at half the pace.
 LmWeights init_weights(const LmShape& shape, std::uint32_t seed);
 
 // The characters the model reads: id 0 the unknown token, then the newline and printable
@@ -79,6 +81,11 @@ struct LmTrace {
   std::vector<SelfTrace<double>> layers;  // each layer's attention, with X its residual stream in
   Matrix log_probs;                       // (n, V)
 };
+
+// Layer l as a self-attention spec: the playground's causal attention over `tokens` with X the
+// residual stream into it and the layer's matrices (what run_model runs, and what a clicked
+// cell of the layer is derived from).
+Result<Spec> layer_spec(const LanguageModel& model, const std::vector<std::string>& tokens, const Matrix& X, std::size_t l);
 
 // The forward pass with every intermediate. Each layer is the playground's own self-attention
 // (run_self with the layer's matrices, causal), so every view and derivation reads it as it

@@ -6,9 +6,12 @@
 // The batches come from one NumpyRandom stream (the seed + 1; the weights draw from the seed).
 // Each window is n + 1 tokens from a random start (randint); then u = rand(), and if
 // u < repeat_share, a span of 8 + randint(57) tokens (at most half the window) at a random
-// place (randint) is written again right after itself. Repeated spans are what induction heads are for: on natural text
-// alone they form late, with a share of repeats within a few thousand steps (Olsson et al.
-// 2022). The span's length and place vary, so no head can find the copy by its distance alone.
+// place (randint) is replaced by random printable characters (randint(95) each), written twice
+// in a row. Only an induction head can predict the second copy (no statistics of English
+// can), so the repeats teach exactly that: on natural text alone induction heads form late,
+// with a share of repeats within a few thousand steps (Olsson et al. 2022). The span's length
+// and place vary, so no head can find the copy by its distance alone.
+
 #include <cstdint>
 #include <vector>
 
@@ -20,9 +23,9 @@ namespace attention {
 struct LmTrainingSettings {
   LmShape shape;
   std::uint32_t seed = 1;
-  long batch_size = 16;
-  double learning_rate = 0.003;
-  double repeat_share = 0.25;
+  long batch_size = 8;
+  double learning_rate = 0.01;
+  double repeat_share = 0.75;  // induction heads formed after some thousands of steps at 0.75, not within 3000 at 0.5
   long eval_windows = 64;  // held-out windows of context + 1 tokens, from the start of the held-out text
 };
 

@@ -46,7 +46,8 @@ const AXES: Record<Axis, CurrentAxis> = {
 
 const COMPARE: SettingDef = { key: 'compare', label: 'Compare', kind: 'select', fallback: 'scaling', options: Object.keys(AXES),
   help: 'The one setting that differs between the two sides.' };
-const TABLE = [COMPARE, ...SETTINGS.filter((d) => d.key !== 'mode')];
+// Both sides run random weights: the trained model (`model`) has no setting to compare.
+const TABLE = [COMPARE, ...SETTINGS.filter((d) => d.key !== 'mode' && d.key !== 'model')];
 const SHOWN = ['compare', 'sentence', 'seed', 'd_model', 'heads', 'embedding_init', 'weight_init', 'temperature', 'positional'];
 const WIDTHS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 

@@ -65,6 +65,27 @@ export const PLAYGROUND_STYLES = [THEME, ROPE_STYLES, GQA_STYLES, CROSS_STYLES, 
     details.export { font-size: 0.8rem; margin-top: 2px; }
     details.export summary { cursor: pointer; color: var(--ap-muted); width: max-content; }
     details.export button { margin: 2px 2px 0 0; }
+    /* Model mode: the characters (the space, the newline as marks; the unknown token apart), Repeat,
+       the next character and the heads side by side where there is room, the layer picker. */
+    .tokens.model .token { min-width: 1.4em; text-align: center; padding: 0.05rem 0.3rem; }
+    .token.mark { color: var(--ap-muted); }
+    .token.unk { font-style: italic; border-style: dashed; }
+    .model-about { margin: 0 0 0.3rem; }
+    details.model-card { font-size: 0.85rem; color: var(--ap-muted); margin: 0 0 0.7rem; max-width: 70ch; }
+    details.model-card summary { cursor: pointer; width: max-content; }
+    details.model-card p { margin: 0.3rem 0 0; }
+    .model-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 0.3rem 0.6rem; margin: -0.2rem 0 0.9rem; }
+    .model-bar button[disabled] { opacity: 0.55; cursor: not-allowed; }
+    .model-cards { display: flex; flex-wrap: wrap; gap: 0.9rem; align-items: flex-start; margin-bottom: 0.9rem; }
+    .card { background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 12px; padding: 0.7rem 1rem 0.9rem; min-width: 0; box-sizing: border-box; }
+    .card h2 { font-size: 1.05rem; margin: 0 0 0.4rem; }
+    .card.next { flex: 1 1 15rem; max-width: 26rem; }
+    .card.overview { flex: 3 1 22rem; }
+    .card .small { margin-top: 0.4rem; }
+    .layers { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4rem; margin: 0 0 0.8rem; }
+    .layers .what { font-size: 0.8rem; font-weight: 600; color: var(--ap-muted); }
+    .layers button[aria-pressed='true'] { background: var(--ap-fg); color: var(--ap-bg); border-color: var(--ap-fg); }
+    .random-note { margin: 0.2rem 0 0.5rem; color: var(--ap-muted); font-size: 0.8rem; }  /* said where a pattern seems to show, not a hint on using the page */
     .layout.bare { grid-template-columns: minmax(0, 1fr); }
     :host([compact]) .layout { min-height: 0; grid-template-columns: minmax(0, 1fr); }
     :host([compact]) .controls { border-right: none; border-bottom: 1px solid var(--ap-line); display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 0.4rem 0.8rem; }
@@ -87,6 +108,6 @@ export const PLAYGROUND_STYLES = [THEME, ROPE_STYLES, GQA_STYLES, CROSS_STYLES, 
       .header { padding: 0.5rem 0.7rem; }
       .views { padding: 0.6rem; }
       .layout.page .views { padding-bottom: 2rem; }
-      .step { padding: 0.6rem 0.7rem 0.8rem; }
+      .step, .card { padding: 0.6rem 0.7rem 0.8rem; }
     }
 `];

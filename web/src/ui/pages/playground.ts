@@ -1,8 +1,11 @@
 // <attention-playground>: the whole playground as one element. It owns the state (one table
 // of settings, see state/settings.ts), asks the core for a trace on every change, and draws
-// the walkthrough. It computes no attention math itself.
+// the walkthrough. It computes no attention math itself. With `model: "tiny-lm"` it shows the
+// trained model instead of random weights (state/model-mode.ts): the weights are fetched on
+// first use, each layer is drawn by the same views as a self-attention trace, and its own views
+// add what the heads do and what the model expects next.
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import { load, type AttentionCore, type Spec } from '../../core/attention.js';
+import { load, type AttentionCore, type ModelCard, type ModelTrace, type Spec } from '../../core/attention.js';
 import { PACKED, lazyRows, type Packed } from '../../core/packed.js';
 import { keepUnchanged } from '../../core/unchanged.js';
 import { large, traceOf } from '../../core/background.js';
@@ -35,6 +38,10 @@ import { alibiBias, alibiSlopes } from '../views/alibi-view.js';
 import { gqaCosts, gqaDiagram } from '../views/gqa-view.js';
 import { crossNote } from '../views/cross-view.js';
 import { PLAYGROUND_STYLES } from './playground-styles.js';
+import { CONTEXT, MODEL, UNKNOWN, WEIGHTS_SIZE, characters, extrasOf, isModelState, isModelTrace, keepWeights, layerTrace, modelNote, repeatHint, repeatRefusal, repeated,
+  tokenMark, tokenName } from '../../state/model-mode.js';
+import '../views/heads-overview.js';
+import '../views/next-token.js';
 
 type Json = Record<string, any>;
 type Matrix = number[][];
@@ -81,6 +88,10 @@ const CHIPS = 96;
 const NARROW = 760;
 const FEW_CONTROLS = 3;
 const START_HERE = 'Start here: type any sentence. Every step below recomputes as you type.';
+// What the page says of random weights where a pattern seems to show.
+const RANDOM_NOTE = 'These weights are random: the pattern means nothing.';
+// The settings of random weights, put away in model mode: said once, under the Model control.
+const PUT_AWAY = 'Seed, sizes, mask and your matrices are put away until you switch back: the trained model’s are learned.';
 
 const PRESENTATION = ['preset', 'view', 'controls', 'compact', 'toolbar', 'presets', 'focus-token', 'share-url', 'script-url'];
 // What Embed writes besides the settings and matrices: how the element looks and where it links.
@@ -88,7 +99,8 @@ const COPIED = ['view', 'controls', 'compact', 'toolbar', 'presets', 'theme', 'f
 
 export class AttentionPlayground extends LitElement {
   static properties = {
-    state: { state: true }, overrides: { state: true }, trace: { state: true }, error: { state: true },
+    state: { state: true }, overrides: { state: true }, shownTrace: { state: true }, error: { state: true },
+    model: { state: true }, layer: { state: true }, modelStatus: { state: true }, modelError: { state: true }, predictAt: { state: true },
     inputErrors: { state: true }, derivation: { state: true }, selected: { state: true }, step: { state: true },
     note: { state: true }, ready: { state: true }, loadError: { state: true }, theme: { type: String, reflect: true },
     view: { type: String }, controls: { type: String }, compact: { type: Boolean, reflect: true },
@@ -104,7 +116,18 @@ export class AttentionPlayground extends LitElement {
 
   state: State = defaults();
   overrides: Partial<Spec> = {};
-  trace: Json | null = null;
+  /** The trace the views draw: the spec's, or in model mode the picked layer's (as a self trace). */
+  shownTrace: Json | null = null;
+  /** The trained model's trace on screen (model mode), else null. */
+  model: ModelTrace | null = null;
+  layer = 1;           // the model's layer the views show, from 1
+  modelStatus: 'idle' | 'loading' | 'ready' | 'failed' = 'idle';  // the trained model's weights
+  modelError = '';     // why they could not be loaded
+  predictAt = -1;      // the token whose next character is shown (hovered or focused); -1: the last
+  private card: ModelCard | null = null;
+  private extras: string[] = [];  // keys a link set along with the model: sent once, for the core to name
+  private refusals: Record<string, string> = {};  // what the core said of each of them, shown beside its control
+  private toInduction = false;  // the trained model's preset: its first trace opens on the induction head
   error: { field: string; message: string } | null = null;
   inputErrors: Record<string, string> = {};
   derivation: Json | null = null;
@@ -222,6 +245,18 @@ export class AttentionPlayground extends LitElement {
     this.state = r.state;
     this.overrides = r.overrides;
     this.note = r.problems.length ? `${problem}: ${r.problems.join('; ')}.` : note;
+    this.extras = isModelState(r.state) ? extrasOf(r.read) : [];
+  }
+
+  /** The trace on screen: the spec's (the trained model's whole trace in model mode), null
+   *  until the first one is computed. */
+  get trace(): Json | null {
+    return this.model ?? this.shownTrace;
+  }
+
+  /** Whether the settings ask for the trained model. */
+  private modelMode(): boolean {
+    return isModelState(this.state);
   }
 
   /** Many attributes change at once while a page parses: recompute once after them. */
@@ -291,7 +326,8 @@ export class AttentionPlayground extends LitElement {
   /** The hash of what is on screen: the settings that differ from `base` (the defaults, or the
    *  element's attributes under a scoped link), then the view. */
   private hashOf(base?: Reading): string {
-    const view = viewHash({ focus: this.focusToken, head: this.focusHead, relative: this.relative, step: this.stepAt, block: this.blockAt });
+    const view = viewHash({ focus: this.focusToken, head: this.focusHead, relative: this.relative, step: this.stepAt, block: this.blockAt,
+      layer: this.modelMode() ? this.layer : 1 });
     return [toHash(this.state, this.overrides, SETTINGS, base), view].filter(Boolean).join('&');
   }
 
@@ -302,11 +338,13 @@ export class AttentionPlayground extends LitElement {
     this.relative = view.relative;
     this.stepAt = view.step;
     this.blockAt = view.block;
+    this.layer = Math.max(1, view.layer);
     if (problems.length) this.note = `${this.note ? `${this.note} ` : ''}${problem}: ${problems.join('; ')}.`;
   }
 
   private compute() {
     if (!this.core) return;
+    if (this.modelMode()) return this.computeModel();
     const { state, overrides } = this;
     const wanted = this.spec;
     const id = ++this.computed;
@@ -334,6 +372,60 @@ export class AttentionPlayground extends LitElement {
     traceOf(core, spec, this).then((t) => then(t as Json | null));
   }
 
+  /** Model mode: the trained model's trace, on the spot (at 128 characters it is small, and the
+   *  page's worker has no weights), once its weights are in. Keys a link set besides the model
+   *  and the sentence are sent too, once: the core names the one it refuses, and the message
+   *  stands beside that setting while the model runs without it. */
+  private computeModel() {
+    const core = this.core!;
+    if (this.modelStatus !== 'ready') {
+      if (this.modelStatus === 'idle') this.loadModel();
+      this.stale = this.shownTrace !== null;  // what is on screen is not the trained model's
+      return;
+    }
+    ++this.computed;  // an answer of the worker still on its way is dropped
+    this.busy = false;
+    const wanted = this.spec, sent = toSpec({ ...this.state, model: 'random' }, this.overrides) as Json;
+    let extras = this.extras.filter((k) => Object.hasOwn(sent, k)), refusal: { field: string; message: string } | null = null;
+    this.extras = [];
+    this.refusals = {};
+    for (;;) {
+      const spec = { ...wanted, ...Object.fromEntries(extras.map((k) => [k, sent[k]])) } as Spec;
+      const result = core.trace(spec) as Json;
+      const field = result.error?.field;
+      if (field && extras.includes(field)) {
+        refusal ??= result.error;
+        this.refusals = { ...this.refusals, [field]: result.error.message };
+        extras = extras.filter((k) => k !== field);
+        continue;
+      }
+      return this.show(wanted, wanted, result, refusal, []);
+    }
+  }
+
+  /** Fetches the trained model's weights once (the core keeps them for every element of the
+   *  page), saying so while they come; a failure is said beside the Model control. */
+  private loadModel() {
+    const core = this.core!;
+    this.modelStatus = 'loading';
+    this.modelError = '';
+    const failed = (why: string) => {
+      this.modelStatus = 'failed';
+      this.modelError = `The trained model could not be loaded: ${why}. Switch Model back to random, or try again.`;
+    };
+    core.loadModel().then((r) => {
+      if ('error' in r) return failed(r.error.message);
+      this.card = r.card;
+      this.modelStatus = 'ready';
+      this.compute();
+    }, (e) => failed(String(e?.message ?? e)));
+  }
+
+  private retryModel = () => {
+    this.modelStatus = 'idle';
+    this.compute();
+  };
+
   private show(wanted: Spec, spec: Spec, result: Json, refusal: { field: string; message: string } | null, refused: string[]) {
     this.busy = false;
     // A refused matrix is not kept: neither the link nor the rows that follow their words carry it.
@@ -342,37 +434,87 @@ export class AttentionPlayground extends LitElement {
       // What stops the spec now (its size, say) is the error; a matrix refused on the way is noted.
       this.error = result.error;  // keep the last good trace on screen
       if (refusal) this.note = `${refusal.message}: it was not kept.`;
-      this.stale = this.trace !== null;
+      this.stale = this.shownTrace !== null;
     } else {
       this.error = refusal;
-      this.trace = keepUnchanged(this.trace, result);  // views of unchanged numbers are not drawn again
+      if (isModelTrace(result)) {
+        // The learned weights: kept, so their views are not drawn again.
+        this.model = keepWeights(this.model, result, keepUnchanged);
+        if (this.toInduction) this.openOnInduction(this.model);
+        this.layer = Math.min(Math.max(1, this.layer), this.model.layers.length);
+        this.shownTrace = layerTrace(this.model, this.layer - 1) as unknown as Json;
+      } else {
+        this.model = null;
+        this.shownTrace = keepUnchanged(this.shownTrace, result);  // views of unchanged numbers are not drawn again
+      }
       this.traced = spec;
       this.stale = false;
       this.substituted = refused;
       if (this.selected) this.derive(this.selected);
     }
-    if (this.useHash) {
-      // Written when typing pauses: replaceState costs milliseconds, and browsers throttle it.
-      // Not over a link opened meanwhile: its hashchange, still to come, reads it.
-      clearTimeout(this.hashTimer);
-      const seen = location.hash;
-      this.hashTimer = setTimeout(() => {
-        const hash = this.hashOf();
-        if (location.hash === seen && location.hash.slice(1) !== hash) history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
-      }, 150);
-    }
+    this.writeHash();
     this.dispatchEvent(new CustomEvent('trace', { detail: { spec: wanted, trace: this.error ? null : this.trace, error: this.error } }));
-    if (this.linked && this.trace) {
+    if (this.linked && this.shownTrace) {
       this.linked = false;  // the reader followed a link to this element: it is what they came for
       this.updateComplete.then(() => this.scrollIntoView({ block: 'start' }));
     }
   }
 
+  /** The full-window page's link follows what is on screen. Written when typing pauses:
+   *  replaceState costs milliseconds, and browsers throttle it. Not over a link opened
+   *  meanwhile: its hashchange, still to come, reads it. */
+  private writeHash() {
+    if (!this.useHash) return;
+    clearTimeout(this.hashTimer);
+    const seen = location.hash;
+    this.hashTimer = setTimeout(() => {
+      const hash = this.hashOf();
+      if (location.hash === seen && location.hash.slice(1) !== hash) history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
+    }, 150);
+  }
+
+  /** The derivation of a clicked cell. In model mode the spec is the picked layer's own (its
+   *  input and learned weights: state/model-mode.ts), which takes the core a tenth of a second
+   *  to read: after a change of text, it waits until typing pauses (`later`). */
   private derive(sel: { key: string; head: number; row: number; col: number }) {
     if (!this.core) return;
+    if (this.model) {
+      if (sel.row >= this.model.tokens.length || sel.col >= this.model.tokens.length && sel.key !== 'output') {
+        this.selected = null;  // the text got shorter than the clicked cell
+        this.derivation = null;
+        return;
+      }
+      this.derivation = this.core.derive({ spec: this.model.spec, layer: this.layer - 1, matrix: sel.key as 'weights',
+        head: sel.head, row: sel.row, col: sel.col }) as Json;
+      return;
+    }
     const ed = this.tracedMode();
     this.derivation = this.core.derive({ spec: this.traced, matrix: sel.key as 'weights',
       head: sel.head, row: ed ? 0 : sel.row, col: sel.col }) as Json;
+  }
+
+  /** The preset's sentence said twice, opened on the head that copies (the highest induction score
+   *  on the probe, whichever head that is after training) and on a character of the second copy. */
+  private openOnInduction(t: ModelTrace) {
+    this.toInduction = false;
+    let best = { layer: 1, head: 0, score: -1 };
+    t.probe_head_scores.forEach((heads, l) => heads.forEach((s, h) => {
+      if (s.induction > best.score) best = { layer: l + 1, head: h, score: s.induction };
+    }));
+    this.layer = best.layer;
+    this.focusHead = best.head;
+    this.focusToken = Math.floor((t.tokens.length * 3) / 4);
+  }
+
+  /** Shows layer `layer` (from 1) of the trained model in the views, and head `head` in those
+   *  that follow one head; a derivation open is of the layer shown. */
+  private pickLayer(layer: number, head = this.focusHead) {
+    if (!this.model) return;
+    this.layer = Math.min(Math.max(1, layer), this.model.layers.length);
+    this.focusHead = head;
+    this.shownTrace = layerTrace(this.model, this.layer - 1) as unknown as Json;
+    if (this.selected) this.derive(this.selected);
+    this.writeHash();
   }
 
   private set(def: SettingDef, text: string) {
@@ -387,10 +529,31 @@ export class AttentionPlayground extends LitElement {
     this.inputErrors = errors;
     const before = this.state;
     this.state = { ...this.state, [def.key]: value };
-    if (def.key === 'sentence' || def.key === 'mode') this.selected = null, this.derivation = null;
-    if (def.key === 'sentence') this.followSentence(String(before.sentence)), this.positionError = '';
+    if (def.key === 'sentence' || def.key === 'mode' || def.key === 'model') this.selected = null, this.derivation = null;
+    if (def.key === 'sentence' && !this.modelMode()) this.followSentence(String(before.sentence));
+    if (def.key === 'sentence') this.positionError = '', this.predictAt = -1;
+    if (def.key === 'model') this.extras = [];
+    if (def.key === 'model' && value === MODEL && this.modelStatus === 'failed') this.modelStatus = 'idle';  // chosen again: try again
     this.compute();
   }
+
+  /** The sentence, set as if typed (Repeat my sentence, Open the trained model). */
+  private setSentence(text: string) {
+    this.set(SETTINGS.find((d) => d.key === 'sentence')!, text);
+  }
+
+  /** Switches to the trained model, keeping the sentence when the model can read it. */
+  private openModel = () => {
+    const sentence = String(this.state.sentence);
+    if (characters(sentence) > CONTEXT) this.state = { ...this.state, sentence: [...sentence].slice(0, CONTEXT).join('') };
+    this.set(SETTINGS.find((d) => d.key === 'model')!, MODEL);
+  };
+
+  private repeatSentence = () => {
+    const sentence = String(this.state.sentence);
+    if (repeatRefusal(sentence)) return;
+    this.setSentence(repeated(sentence).text);
+  };
 
   /** The matrix whose rows are the tokens keeps the learner's rows as words come and go; a new
    *  word takes the row the seed gives it in this spec (see state/rows.ts). */
@@ -424,6 +587,7 @@ export class AttentionPlayground extends LitElement {
 
   private applyPreset(p: Preset) {
     this.adopt(readEntries([], startFrom(p)), '', p.note);
+    this.toInduction = isModelState(this.state);
     this.inputErrors = {};
     this.selected = null;
     this.derivation = null;
@@ -451,7 +615,7 @@ export class AttentionPlayground extends LitElement {
   };
 
   private onPosition = (e: Event) => {
-    const input = e.target as HTMLInputElement, n = (this.trace?.tokens as string[] | undefined)?.length ?? 0;
+    const input = e.target as HTMLInputElement, n = (this.shownTrace?.tokens as string[] | undefined)?.length ?? 0;
     const i = Number(input.value);
     this.positionError = Number.isInteger(i) && i >= 0 && i < n && input.value.trim() !== '' ? ''
       : `${clip(input.value, 20) || 'an empty field'} is not a position here: 0 to ${n - 1}`;
@@ -490,7 +654,7 @@ export class AttentionPlayground extends LitElement {
    *  now, so that a phone's first frame shows the results with the settings folded away, and not
    *  the settings unfolded above them. */
   protected willUpdate() {
-    if (!this.trace || this.sized) return;
+    if (!this.shownTrace || this.sized) return;
     this.sized = true;
     this.narrow = this.getBoundingClientRect().width < NARROW;
   }
@@ -499,7 +663,7 @@ export class AttentionPlayground extends LitElement {
    *  so the clicked cell stays above it; where it sits below the matrices, it is scrolled into
    *  sight as far as the clicked cell stays on screen. */
   protected async updated() {
-    if (this.trace || this.loadError) this.querySelector(':scope > [slot="first-screen"]')?.remove();
+    if (this.shownTrace || this.loadError) this.querySelector(':scope > [slot="first-screen"]')?.remove();
     if (!this.reveal) return;
     this.reveal = false;
     const sel = this.selected;
@@ -519,14 +683,20 @@ export class AttentionPlayground extends LitElement {
 
   private onCellEdit(e: CustomEvent) {
     const { key, row, col, values } = e.detail as { key: string; row: number; col: number; values: Matrix };
-    if (!this.trace || !EDITABLE.has(key)) return;
+    if (!this.shownTrace || !this.editable(key)) return;
     const vector = key === 'decoder_state';
-    const current = (vector ? [this.trace[key]] : this.trace[key]) as Matrix;
+    const current = (vector ? [this.shownTrace[key]] : this.shownTrace[key]) as Matrix;
     const next = current.map((r) => [...r]);
     // A pasted block: the heatmap already left out what falls outside the matrix.
     values.forEach((r, i) => r.forEach((v, j) => { if (next[row + i]?.[col + j] !== undefined) next[row + i][col + j] = v; }));
     this.overrides = { ...this.overrides, [key]: vector ? next[0] : next };
     this.compute();
+  }
+
+  /** Whether a matrix takes typed numbers: X and the weights of random mode (the trained model's
+   *  are learned, and shown as they are). */
+  private editable(key: string): boolean {
+    return EDITABLE.has(key) && !this.model && !this.modelMode();
   }
 
   private resetMatrix(key: string) {
@@ -559,7 +729,9 @@ export class AttentionPlayground extends LitElement {
   }
 
   private snippet(): string {
-    const matrices = Object.entries(this.overrides).map(([k, v]): [string, string] => [attributeOf(k), JSON.stringify(v)]);
+    // The trained model's snippet says the model and the sentence: nothing else applies to it.
+    const model = this.modelMode();
+    const matrices = model ? [] : Object.entries(this.overrides).map(([k, v]): [string, string] => [attributeOf(k), JSON.stringify(v)]);
     // How it looks and where it links travel too: the copy shows what this one shows.
     const shown = COPIED.flatMap((name): Array<[string, string]> => {
       if (name === 'focus-token') return this.focusToken ? [[name, String(this.focusToken)]] : [];
@@ -570,7 +742,8 @@ export class AttentionPlayground extends LitElement {
       const v = this.getAttribute(name);
       return v === null || (name === 'theme' && v === 'auto') ? [] : [[name, v]];
     });
-    return elementSnippet('attention-playground', scriptOf(this), SETTINGS, this.state, [...shown, ...matrices]);
+    const table = model ? SETTINGS.filter((d) => d.key === 'model' || d.key === 'sentence') : SETTINGS;
+    return elementSnippet('attention-playground', scriptOf(this), table, this.state, [...shown, ...matrices]);
   }
 
   private async share() {
@@ -654,16 +827,39 @@ export class AttentionPlayground extends LitElement {
   private control(def: SettingDef, folded = false): TemplateResult | typeof nothing {
     if (!applies(def, this.state)) return nothing;
     const home = this.error && (ERROR_HOME.get(this.error.field) ?? this.error.field) === def.key ? this.error.message : '';
+    if (this.modelMode() && def.key !== 'model' && def.key !== 'sentence') {
+      // Put away in model mode; a setting a link gave along with the model stands, disabled, with the core's message.
+      const message = home || this.refusals[def.key];
+      if (!message) return nothing;
+      if (home && !folded) this.errorShown = true;
+      return settingControl(def, { value: this.state[def.key], set: () => undefined, message, disabled: true,
+        hint: 'Put away: it shapes random weights, and the trained model’s are learned.' });
+    }
     if (home && !folded) this.errorShown = true;
+    if (def.key === 'model') return this.modelControl(def, home);
     const locked = def.key === 'd_model' && givenWidth(this.overrides) !== undefined;
     return settingControl(def, {
       value: this.state[def.key], set: (text) => this.set(def, text), message: this.inputErrors[def.key] || home,
-      disabled: locked, hint: locked ? 'set by your matrix' : def.key === 'sentence' && !this.compact ? START_HERE : '',
-      auto: def.key === 'scale' ? this.trace?.scale : def.key === 'd_k' ? this.trace?.spec?.d_k : undefined,
+      disabled: locked, hint: locked ? 'set by your matrix' : def.key !== 'sentence' ? ''
+        : this.modelMode() ? `Its tokens are characters: at most ${CONTEXT} (${characters(String(this.state.sentence))} now).` : this.compact ? '' : START_HERE,
+      auto: def.key === 'scale' ? this.shownTrace?.scale : def.key === 'd_k' ? this.shownTrace?.spec?.d_k : undefined,
       extra: def.key === 'seed' ? html`<button class="small" @click=${this.newSeed} title="Draw a new random seed">new random</button>` : undefined,
     });
   }
 
+
+  /** Random weights or the trained model: while its weights load, said here and above the
+   *  views; a failure to load them is said here, with a way to try again. */
+  private modelControl(def: SettingDef, home: string) {
+    const model = this.modelMode();
+    const loading = model && this.modelStatus === 'loading';
+    const failed = model && this.modelStatus === 'failed';
+    return settingControl(def, {
+      value: this.state[def.key], set: (text) => this.set(def, text), message: (failed ? this.modelError : '') || home,
+      hint: !model ? '' : loading ? `Loading the trained model, ${WEIGHTS_SIZE}…` : PUT_AWAY,
+      extra: failed ? html`<button class="small" data-action="retry-model" @click=${this.retryModel}>try again</button>` : undefined,
+    });
+  }
 
   /** The worked examples: a row of buttons, or on a phone-wide element one labelled list, so
    *  that none is hidden off the right edge of the screen. */
@@ -699,7 +895,7 @@ export class AttentionPlayground extends LitElement {
 
   // ---------------------------------------------------------------- views
   private heatmap(key: string, matrix: Matrix, opts: { head?: number; label?: string; rows?: string[]; cols?: string[]; masked?: Matrix; scale?: Scale; caption?: string } = {}) {
-    const t = this.trace!;
+    const t = this.shownTrace!;
     const sel = this.selected && this.selected.key === key && this.selected.head === (opts.head ?? 0)
       ? [this.selected.row, this.selected.col] as [number, number] : undefined;
     const lit = this.lit.get(key) ?? this.lit.get(`${key}@${opts.head ?? 0}`);
@@ -714,12 +910,12 @@ export class AttentionPlayground extends LitElement {
     return html`<div class="matrix">
       <ap-heatmap key=${key} .label=${opts.label ?? key} .matrix=${matrix} .head=${opts.head ?? 0} .caption=${opts.caption ?? ''}
         .rows=${opts.rows ?? tokens} .cols=${opts.cols ?? []} .masked=${opts.masked} .scale=${scale} .selected=${sel} .lit=${lit}
-        .relative=${this.relative === true} ?editable=${EDITABLE.has(key)} ?clickable=${['scores', 'weights', 'output'].includes(key)} ?highlight=${this.highlighted.includes(key)}></ap-heatmap>
+        .relative=${this.relative === true} ?editable=${this.editable(key)} ?clickable=${['scores', 'weights', 'output'].includes(key)} ?highlight=${this.highlighted.includes(key)}></ap-heatmap>
       ${this.exportMenu((f, e) => this.exportMatrix(f, {
         label: opts.label ?? key, matrix, rows: opts.rows ?? tokens, cols: opts.cols ?? [],
         scale, relative: relative(e), masked: opts.masked,
       }, (opts.label ?? key).replace(/[^\w]+/g, '_')))}
-      ${EDITABLE.has(key) && Object.hasOwn(this.overrides, key) ? html`<button class="small" @click=${() => this.resetMatrix(key)}>reset ${key} to the seed</button>` : nothing}
+      ${this.editable(key) && Object.hasOwn(this.overrides, key) ? html`<button class="small" @click=${() => this.resetMatrix(key)}>reset ${key} to the seed</button>` : nothing}
       ${error ? html`<div class="message" role="alert">${error}${instead}</div>` : nothing}
     </div>`;
   }
@@ -731,7 +927,7 @@ export class AttentionPlayground extends LitElement {
 
   /** A weight matrix, its rows numbered. */
   private weightMatrix(key: string) {
-    const m = this.trace![key] as Matrix | undefined;
+    const m = this.shownTrace![key] as Matrix | undefined;
     return m ? this.heatmap(key, m, { rows: m.map((_, i) => String(i)) }) : nothing;
   }
 
@@ -755,7 +951,7 @@ export class AttentionPlayground extends LitElement {
   }
 
   private showSelf(key: string): unknown {
-    const t = this.trace!;
+    const t = this.shownTrace!;
     const tokens = t.tokens as string[];
     const mine = this.modern(key, t);
     if (mine !== undefined) return mine;
@@ -763,13 +959,14 @@ export class AttentionPlayground extends LitElement {
     switch (key) {
       case 'scores': return this.perHead('scores', t.scores, { cols: keys, masked: t.mask });
       case 'raw_scores': return this.rawScores();
-      case 'weights': return html`${this.uniformHint(t)}${this.perHead('weights', t.weights, { cols: keys, masked: t.mask })}`;
+      case 'weights': return html`${this.randomNote()}${this.uniformHint(t)}${this.perHead('weights', t.weights, { cols: keys, masked: t.mask })}`;
       case 'heads': return this.perHead('heads', t.heads);
       case 'decode': return html`<ap-decode-stepper .trace=${t} .start=${this.stepAt}></ap-decode-stepper>`;
       case 'online': return html`<ap-online-stepper .trace=${t} .start=${this.blockAt}></ap-online-stepper>`;
       case 'mask': return t.mask ? this.heatmap('mask', t.mask, { cols: tokens, caption: '1 = visible, 0 = masked' })
         : this.heatmap('mask', this.derived(t).visible, { cols: keys, label: 'mask: none', caption: 'every token sees every token (all 1)' });
-      case 'arcs': return html`<div class="matrix"><div class="arcs-title">arcs (hover a token)</div><ap-arcs .tokens=${tokens} .weights=${t.weights}></ap-arcs>
+      case 'arcs': return html`<div class="matrix"><div class="arcs-title">${this.model ? `arcs of head ${this.focusHead}, layer ${this.layer} (hover a token)` : 'arcs (hover a token)'}</div>
+        ${this.randomNote()}<ap-arcs .tokens=${tokens} .weights=${t.weights} .head=${this.model ? Math.min(this.focusHead, t.weights.length - 1) : -1}></ap-arcs>
         ${this.exportMenu((f, e) => this.exportArcs(f, e), ['png', 'svg'])}</div>`;
       case 'W_q': case 'W_k': case 'W_v': case 'W_o': case 'W_a': case 'W_1': case 'W_2': return this.weightMatrix(key);
       default: return Object.hasOwn(t, key) ? this.heatmap(key, t[key], { caption: captionOf('self', key) }) : nothing;
@@ -777,7 +974,7 @@ export class AttentionPlayground extends LitElement {
   }
 
   private showEncoderDecoder(key: string): unknown {
-    const t = this.trace!;
+    const t = this.shownTrace!;
     const tokens = t.tokens as string[];
     switch (key) {
       case 'decoder_state': return this.heatmap('decoder_state', [t.decoder_state], { rows: ['h'] });
@@ -817,7 +1014,7 @@ export class AttentionPlayground extends LitElement {
 
   /** The Score step's matrix: q·k (or the general or additive score) before it is scaled. */
   private rawScores() {
-    const t = this.trace!;
+    const t = this.shownTrace!;
     const { raw, factor } = this.derived(t);
     const tokens = (t.source_tokens ?? t.tokens) as string[];
     const name = t.spec.score === 'general' ? 'q W_a kᵀ' : t.spec.score === 'additive' ? 'additive score' : 'q·kᵀ';
@@ -839,19 +1036,20 @@ export class AttentionPlayground extends LitElement {
 
   /** The trace on screen decides the views (it may be the last good one, of another mode). */
   private tracedMode(): boolean {
-    return this.trace?.spec?.mode === 'encoder_decoder';
+    return this.shownTrace?.spec?.mode === 'encoder_decoder';
   }
 
   private steps(): Step[] {
     const ed = this.tracedMode();
-    return (ed ? ENCODER_DECODER_STEPS : SELF_STEPS).filter((s) => ed || s.id !== 'sublayer' || this.trace?.spec?.residual)
-      .filter((s) => !s.needs || this.trace?.[s.needs] !== undefined);
+    return (ed ? ENCODER_DECODER_STEPS : SELF_STEPS).filter((s) => ed || s.id !== 'sublayer' || this.shownTrace?.spec?.residual)
+      .filter((s) => !s.needs || this.shownTrace?.[s.needs] !== undefined);
   }
 
-  private stepView(s: Step, i: number) {
+  private stepView(given: Step, i: number) {
     const ed = this.tracedMode();
-    const t = this.trace!;
-    const embedding = s.id === 'embed' && !ed ? embeddingNote(this.traced) : '';
+    const t = this.shownTrace!;
+    const s = this.model ? { ...given, ...this.modelStep(given.id) } : given;
+    const embedding = s.id === 'embed' && !ed && !this.model ? embeddingNote(this.traced) : '';
     const extra = s.id === 'scale' && !ed
       ? html`<p class="fact">scale = ${full(t.scale)}${t.spec.temperature !== 1 ? html`, temperature = ${full(t.spec.temperature)}` : nothing}${t.spec.softcap ? html`, softcap = ${full(t.spec.softcap)}: logits = softcap · tanh((score × scale + bias) ÷ softcap)` : nothing}</p>` : nothing;
     const deriving = Boolean(this.derivation && this.selected && s.shows.includes(this.selected.key));
@@ -868,6 +1066,23 @@ export class AttentionPlayground extends LitElement {
     </section>`;
   }
 
+  /** What a step says of a layer of the trained model, where its words for random weights do not fit. */
+  private modelStep(id: string): Partial<Step> {
+    const second = this.layer > 1;
+    switch (id) {
+      case 'embed': return {
+        title: `The residual stream into layer ${this.layer}`,
+        formula: second ? 'X = E[character] + P[position] + the earlier layers’ outputs' : 'X = E[character] + P[position]   (both learned)',
+        text: second ? `What layer ${this.layer} reads: each character’s learned embedding plus its position’s, with every earlier layer’s output added on. So a head here can use what a head of layer ${this.layer - 1} found: an induction head reads the work of a previous-token head.`
+          : 'Each character’s learned embedding plus its position’s: 64 numbers per token, the same character at another position gets another row. Layer 2 reads this stream after layer 1 has added its output to it.',
+      };
+      case 'project': return { text: 'The learned W_q, W_k and W_v turn each row of X into a query (what this character looks for), a key (what it offers) and a value (what it passes on); head i uses its own 16 columns of each.' };
+      case 'mask': return { text: 'The model predicts each next character from the ones before it, so it may not look ahead: the causal mask hides every later position (hatched).' };
+      case 'concat': return { text: `The heads’ outputs side by side, mixed back to 64 columns by W_o. The layer adds this output to X: the residual stream ${second ? 'that a learned unembedding turns into the next-character probabilities above' : 'layer 2 reads'}.` };
+      default: return {};
+    }
+  }
+
   private shown(def: SettingDef) {
     if (this.controls === 'all' || this.controls === '') return true;
     if (this.controls === 'none') return false;
@@ -877,7 +1092,7 @@ export class AttentionPlayground extends LitElement {
   /** What `view` may name for the trace on screen: a step, a matrix a step shows, "arcs", or
    *  (self-attention) "flow". */
   private views(): string[] {
-    return [...this.steps().flatMap((s) => [s.id, ...s.shows]), ...(this.tracedMode() ? [] : ['flow'])];
+    return [...this.steps().flatMap((s) => [s.id, ...s.shows]), ...(this.tracedMode() ? [] : ['flow']), ...(this.model ? ['overview', 'next'] : [])];
   }
 
   /** The `view` attribute when it names one of views(), else '' (every step is shown). */
@@ -887,6 +1102,8 @@ export class AttentionPlayground extends LitElement {
 
   private single(view: string): unknown {
     if (view === 'flow') return this.flowView();
+    if (view === 'overview') return this.overview();
+    if (view === 'next') return this.nextCard();
     const step = this.steps().find((s) => s.id === view);
     if (step) return this.stepView(step, this.steps().indexOf(step));
     const ed = this.tracedMode();
@@ -903,31 +1120,114 @@ export class AttentionPlayground extends LitElement {
     return html`<div class="derivation" part="derivation" role="region" aria-label="How this number is computed" aria-live="polite"
         @keydown=${(e: KeyboardEvent) => { if (e.key === 'Escape') close(); }}>
       <button class="small close" aria-label="Close the derivation" @click=${close}>close</button>
-      <ap-derivation .derivation=${this.derivation} .tokens=${this.trace!.source_tokens ?? this.trace!.tokens} .group=${this.trace!.kv_group ?? []}></ap-derivation></div>`;
+      <ap-derivation .derivation=${this.derivation} .tokens=${this.shownTrace!.source_tokens ?? this.shownTrace!.tokens} .group=${this.shownTrace!.kv_group ?? []}></ap-derivation></div>`;
   }
 
   /** Follow one token: its own card on the full page, or the whole element with view="flow". */
   private flowView() {
     if (this.tracedMode()) return nothing;
     return html`<section class="step flow ${this.view === 'flow' ? 'alone' : ''}" part="card" id="step-flow" tabindex="-1">
-      <h2>Follow one token</h2>
+      <h2>Follow one token${this.model ? `: layer ${this.layer}` : ''}</h2>
       <p class="about">${this.view === 'flow' ? 'One query’s path through one head, with the real numbers: pick a token to follow.'
         : 'One query’s path through one head, with the numbers of the steps above: pick a token here, in the tokens at the top, or by its row’s label in any matrix.'}</p>
-      <ap-flow .trace=${this.trace} .token=${this.focusToken} .head=${this.focusHead} ?eager=${this.view === 'flow'}
+      ${this.randomNote()}
+      <ap-flow .trace=${this.shownTrace} .token=${this.focusToken} .head=${this.focusHead} ?eager=${this.view === 'flow'}
         @focus-token=${(e: CustomEvent) => this.follow(e.detail.index)} @focus-head=${(e: CustomEvent) => (this.focusHead = e.detail.index)}></ap-flow>
     </section>`;
+  }
+
+  /** Where an answer seems to show on random weights (the weights, the arcs, the flow), the
+   *  page says it is none, with the trained model one click away. Not where the learner typed
+   *  the weights, nor in encoder-decoder mode (its numbers are the learner's or the article's). */
+  private randomNote() {
+    const t = this.shownTrace;
+    if (this.model || !t || this.tracedMode() || (this.traced.W_q && this.traced.W_k)) return nothing;
+    return html`<p class="random-note">${RANDOM_NOTE} <button class="small" data-action="open-model" @click=${this.openModel}>Open the trained model</button></p>`;
+  }
+
+  /** The trained model's tokens: characters, the space and the newline as marks, the unknown
+   *  token apart. Hovering or focusing one shows what the model expects after it; a click
+   *  follows it in the views below too. */
+  private modelTokens(t: ModelTrace) {
+    const following = Math.min(this.focusToken, t.tokens.length - 1);
+    const at = (e: Event) => (e.target as HTMLElement).closest<HTMLElement>('button.token')?.dataset.index;
+    const predict = (e: Event) => { const i = at(e); if (i !== undefined) this.predictAt = Number(i); };
+    const pick = (e: Event) => { const i = at(e); if (i !== undefined) { this.predictAt = Number(i); this.follow(Number(i)); } };
+    return html`<div class="tokens model" part="tokens" role="group" aria-label="Tokens: the characters the model reads"
+        @mouseover=${predict} @focusin=${predict} @click=${pick}>
+      ${t.tokens.map((tok, i) => html`<button class="token ${tok === UNKNOWN ? 'unk' : tok === ' ' || tok === '\n' || tok === '\t' ? 'mark' : ''}" data-index=${i}
+        title="position ${i}: ${tokenName(tok)}" aria-pressed=${i === following ? 'true' : 'false'}>${tokenMark(tok)}</button>`)}
+    </div>`;
+  }
+
+  /** Repeat my sentence: the sentence twice, so an induction head has something to copy. */
+  private repeatBar() {
+    const why = repeatRefusal(String(this.state.sentence));
+    return html`<div class="model-bar">
+      <button class="small" data-action="repeat" ?disabled=${Boolean(why)} aria-describedby="repeat-why" @click=${this.repeatSentence}>Repeat my sentence</button>
+      <span class="hint" id="repeat-why">${why || (this.model ? repeatHint(this.model.probe_head_scores) : '')}</span>
+    </div>`;
+  }
+
+  private nextCard() {
+    const t = this.model!;
+    const at = this.predictAt >= 0 && this.predictAt < t.tokens.length ? this.predictAt : -1;
+    return html`<section class="card next" part="card" id="model-next">
+      <h2>What comes next</h2>
+      <ap-next-token .model=${t} .at=${at}></ap-next-token>
+      ${at >= 0 && at !== t.tokens.length - 1 ? html`<button class="small" data-action="predict-last" @click=${() => (this.predictAt = -1)}>after the last character</button>` : nothing}
+    </section>`;
+  }
+
+  private overview() {
+    const t = this.model!;
+    const pick = (e: CustomEvent) => this.pickLayer(e.detail.layer, e.detail.head);
+    return html`<section class="card overview" part="card" id="model-heads">
+      <h2>What each head does</h2>
+      <p class="about">Each head’s weights on this text (row: the character that looks; the future is hidden), named by what it does in general:
+        its highest score on random characters repeated twice, when that is at least 0.3; beside it, the same score on this text. Pick one to see it below.</p>
+      <ap-heads-overview .model=${t} .layer=${this.layer} .head=${this.focusHead} @head-select=${pick}></ap-heads-overview>
+    </section>`;
+  }
+
+  /** Which layer the walkthrough below shows. */
+  private layerPicker() {
+    const t = this.model!;
+    return html`<div class="layers" role="group" aria-label="Layer shown below"><span class="what">Below, step by step:</span>
+      ${t.layers.map((_, l) => html`<button class="small" data-layer=${l + 1} aria-pressed=${l + 1 === this.layer ? 'true' : 'false'}
+        @click=${() => this.pickLayer(l + 1)}>Layer ${l + 1}</button>`)}
+      <span class="hint">following head ${this.focusHead} (pick another above)</span></div>`;
+  }
+
+  /** What the model is, said plainly: what it learns, what it cannot, and (unfolded on demand)
+   *  how it was made, from its card. */
+  private modelAbout() {
+    const c = this.card;
+    return html`<p class="about model-about">${this.model ? modelNote(this.model.probe_head_scores) : ''}</p>
+      ${c ? html`<details class="model-card"><summary>How it was trained</summary><p>${c.architecture}.
+        Trained on ${c.corpus.fortunes.toLocaleString('en')} fortunes of Debian’s ${c.corpus.package} package (${c.corpus.train_characters.toLocaleString('en')} characters),
+        ${c.training.steps.toLocaleString('en')} steps of ${c.training.batch} texts. On fortunes it never saw it scores ${short(c.held_out_loss)} nats a character,
+        against ${short(c.unigram_loss)} for letter frequencies alone (lower is better).</p></details>` : nothing}`;
+  }
+
+  /** Model mode, above the walkthrough: the note, the tokens, Repeat, the next character, the heads. */
+  private modelPanels(t: ModelTrace) {
+    return html`${this.modelAbout()}${this.modelTokens(t)}${this.repeatBar()}
+      <div class="model-cards">${this.nextCard()}${this.overview()}</div>${this.layerPicker()}`;
   }
 
   render() {
     this.highlighted = this.stepDef()?.uses ?? [];
     this.errorShown = false;  // control() and heatmap() set it when they show the error
-    this.lit = litCells(this.trace, this.derivation ? this.selected : null);
-    const shown = SETTINGS.filter((d) => this.shown(d));
+    this.lit = litCells(this.shownTrace, this.derivation ? this.selected : null);
+    // In model mode the model and the sentence, and a setting a link gave it that the core refused.
+    const home = this.error ? ERROR_HOME.get(this.error.field) ?? this.error.field : '';
+    const shown = SETTINGS.filter((d) => this.shown(d) && (!this.modelMode() || d.key === 'model' || d.key === 'sentence' || d.key === home || d.key in this.refusals));
     const controls = this.narrow ? this.folded(shown) : shown.map((d) => this.control(d));
     const view = this.chosenView();
-    const unknownView = this.trace && this.view && !view
+    const unknownView = this.shownTrace && this.view && !view
       ? `view="${clip(this.view, 40)}" is not a view here (a step: ${this.steps().map((s) => s.id).join(', ')}; a matrix such as X, Q or weights; arcs; or flow), so every step is shown.` : '';
-    const views = this.trace ? (view ? this.single(view) : [...this.steps().map((s, i) => this.stepView(s, i)), this.flowView()]) : nothing;
+    const views = this.shownTrace ? (view ? this.single(view) : [...this.steps().map((s, i) => this.stepView(s, i)), this.flowView()]) : nothing;
     // An error is shown beside its control or matrix; one with neither on screen goes above the views.
     const general = this.error && !this.errorShown ? this.error.message : '';
     // The full-window page shows all its chrome; an embedded element shows what it is asked for.
@@ -938,7 +1238,7 @@ export class AttentionPlayground extends LitElement {
       <button class="small" data-action="embed" @click=${this.embed}>Embed</button>
       <button class="small" data-action="numpy" @click=${this.copyNumpy}>Copy as NumPy</button></div>` : nothing;
     const header = title || presets;
-    const tokens = (this.trace?.tokens ?? []) as string[];
+    const tokens = (this.shownTrace?.tokens ?? []) as string[];
     const following = Math.min(this.focusToken, tokens.length - 1);
     const chipped = tokens.slice(0, CHIPS), past = tokens.length - chipped.length;
     const chips = this.tracedMode()
@@ -950,7 +1250,7 @@ export class AttentionPlayground extends LitElement {
         ? html` <span class="message" role="alert">${this.positionError}</span>` : nothing}</p>`;
     // The element's drawing is the slot's fallback: shown while no first screen fills the slot,
     // and always once there is a trace (or an error) to show, the slot then taking none.
-    return html`<slot name=${this.trace || this.loadError ? 'none' : 'first-screen'}><div class="frame">
+    return html`<slot name=${this.shownTrace || this.loadError ? 'none' : 'first-screen'}><div class="frame">
       ${header ? html`<div class="header" part="header">
         ${title ? html`<div class="title" part="title" role="heading" aria-level="2">Attention Playground</div>` : nothing}
         ${presets ? this.presetPicker() : nothing}${toolbar}
@@ -967,13 +1267,15 @@ export class AttentionPlayground extends LitElement {
           ${this.numpyText ? html`<textarea class="share numpy" readonly rows="12" aria-label="NumPy program">${this.numpyText}</textarea>` : nothing}
           ${this.loadError ? html`<p class="message" role="alert">${this.loadError}</p>` : nothing}
           ${general ? html`<p class="message" role="alert">${general}</p>` : nothing}
-          ${this.trace?.warnings?.length ? html`<p class="note">${this.trace.warnings.join(' ')}</p>` : nothing}
+          ${this.shownTrace?.warnings?.length ? html`<p class="note">${this.shownTrace.warnings.join(' ')}</p>` : nothing}
           ${!this.ready && !this.loadError ? html`<p class="hint">Loading the attention core…</p>` : nothing}
+          ${this.modelMode() && this.modelStatus === 'loading' ? html`<p class="note loading-model" role="status">Loading the trained model, ${WEIGHTS_SIZE}…</p>` : nothing}
           <p class="hint busy" role="status">${this.busy ? 'Computing the new trace in the background…' : ''}</p>
-          ${this.trace ? html`
-            ${view ? nothing : html`<div class="tokens" part="tokens" role="group" aria-label="Tokens" @click=${this.onChip}>${this.tracedMode() ? nothing : html`<span class="what">Follow one token:</span>`}${chips}</div>${more}`}
-            ${view || !this.trace.source_tokens ? nothing : html`<div class="tokens source" role="group" aria-label="Source tokens"><span class="side">source</span>
-              ${(this.trace.source_tokens as string[]).map((w, j) => html`<span class="token" title="source position ${j}">${w}</span>`)}</div>`}
+          ${this.shownTrace ? html`
+            ${view ? nothing : this.model ? html`<div class=${this.stale ? 'stale' : ''}>${this.modelPanels(this.model)}</div>`
+              : html`<div class="tokens" part="tokens" role="group" aria-label="Tokens" @click=${this.onChip}>${this.tracedMode() ? nothing : html`<span class="what">Follow one token:</span>`}${chips}</div>${more}`}
+            ${view || !this.shownTrace.source_tokens ? nothing : html`<div class="tokens source" role="group" aria-label="Source tokens"><span class="side">source</span>
+              ${(this.shownTrace.source_tokens as string[]).map((w, j) => html`<span class="token" title="source position ${j}">${w}</span>`)}</div>`}
             ${view || this.compact ? nothing : html`<p class="hint">Click a cell of the scores, the weights or the output to see how it is computed.</p>`}
             <div class=${this.stale ? 'stale' : ''}>${views}</div>` : nothing}
         </div>

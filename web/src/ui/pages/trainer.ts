@@ -2,11 +2,16 @@
 // and backward in C++) trains it in a Web Worker of the element's own; this element only sends
 // settings and play/pause/step, and draws what comes back: the loss and accuracy curves, and
 // the attention weights of one held-out example, every head, as they organise themselves.
+// The "Language model" task trains the playground's model (2 layers of 4 heads) on the fortunes
+// instead (trainer-lm.ts draws it), and opens it in the playground, as trained so far, below.
 import { css as style, html, nothing } from 'lit';
+import { keyed } from 'lit/directives/keyed.js';
 import type { TaskInfo, TrainingSnapshot } from '../../core/attention.js';
-import { startTraining, type TrainingReply, type TrainingRun, type TrainingStop } from '../../core/training.js';
-import type { SettingDef } from '../../state/settings.js';
-import { STEPS_PER_SECOND, TRAINING, toTraining } from '../../state/training.js';
+import { startTraining, type LmSnapshot, type LmStarted, type TrainingReply, type TrainingRun, type TrainingStop } from '../../core/training.js';
+import { LM_FLAT_DROP } from '../../core/training-loop.js';
+import { parseValue, type SettingDef } from '../../state/settings.js';
+import { LM_FIELD, STEPS_PER_SECOND, TRAINING, isLanguage, outOfRange, shownRows, toLanguage, toTraining } from '../../state/training.js';
+import { FORMED, LM_EXPLANATION, LM_STYLES, best, formedAt, headChart, headLegend, headName, lossChart } from './trainer-lm.js';
 import { THEME } from '../shared/theme.js';
 import { settingControl } from '../shared/control.js';
 import { TableElement } from '../shared/table-element.js';
@@ -18,6 +23,12 @@ import '../views/heatmap.js';
 // before that it pauses by itself once the model has learned the task or the loss stopped
 // falling (training-loop.ts), and says so.
 const BUDGET = 5000;
+// The language model's steps take tens of milliseconds: a press of Play runs at most this many
+// (a few minutes), unless its held-out loss flattens first.
+export const LM_BUDGET = 3000;
+// What the playground opens the model trained here on: a sentence written twice, where an
+// induction head has something to copy.
+const INSPECT_SENTENCE = 'The cat sat on the mat. The cat sat on the mat.';
 
 // A head whose weights on the scored rows (those with a target) are this spread out picks out
 // no token: its rows' entropy is at least SPREAD of log(keys it sees), and no key gets half.
@@ -48,6 +59,8 @@ export class AttentionTrainer extends TableElement {
   static properties = {
     error: { state: true }, tasks: { state: true }, snapshot: { state: true }, playing: { state: true },
     rate: { state: true }, example: { state: true }, stopped: { state: true }, zoomed: { state: true },
+    lm: { state: true }, lmStarted: { state: true }, loadingCorpus: { state: true }, opened: { state: true }, opening: { state: true },
+    openError: { state: true }, chartWidth: { state: true },
   };
   static table = TRAINING;
   static tag = 'attention-trainer';
@@ -61,6 +74,18 @@ export class AttentionTrainer extends TableElement {
   example = 0;    // which held-out example is shown
   stopped: TrainingStop | null = null;  // why the last play run paused by itself
   zoomed = true;  // the curves up to the step the run settled at, rather than all of them
+  /** The language model's run: its latest snapshot, and what it started with. */
+  lm: LmSnapshot | null = null;
+  lmStarted: LmStarted | null = null;
+  loadingCorpus = false;  // the fortunes are on their way
+  /** The model trained here, opened in the playground below: at which step (version: a new
+   *  element for each opening, which loads the weights installed then). */
+  opened: { step: number; version: number } | null = null;
+  opening = false;
+  openError = '';
+  chartWidth = 560;  // the width the language model's charts have
+  /** Steps one press of Play runs at most (null: the task's own, BUDGET or LM_BUDGET). */
+  budget: number | null = null;
   private settledAt = 0;  // the step the run first paused by itself at (0: not yet)
   private run: TrainingRun | null = null;
   private heldOut = 256;  // examples in the held-out set
@@ -79,7 +104,7 @@ export class AttentionTrainer extends TableElement {
 
   /** A new setting starts a new run; the speed only changes the pace of this one. */
   protected apply(changed: SettingDef | null) {
-    if (changed && !changed.spec) {
+    if (changed?.key === 'speed') {
       if (this.playing) this.run?.send({ rate: STEPS_PER_SECOND[String(this.state.speed)] });
       this.writeHash();
       return;
@@ -95,6 +120,7 @@ export class AttentionTrainer extends TableElement {
     if ('error' in reply) {
       this.error = reply.error;
       this.playing = reply.playing;
+      this.loadingCorpus = false;
       return;
     }
     if ('started' in reply) {
@@ -102,7 +128,24 @@ export class AttentionTrainer extends TableElement {
       this.heldOut = reply.started.eval_size;
       return;
     }
-    this.snapshot = reply.snapshot;
+    if ('loading' in reply) {
+      this.loadingCorpus = true;
+      return;
+    }
+    if ('languageStarted' in reply) {
+      this.error = null;
+      this.loadingCorpus = false;
+      this.lmStarted = reply.languageStarted;
+      return;
+    }
+    if ('model' in reply) {
+      if (this.opening) this.install(reply.model, reply.step);  // not after a Reset that came meanwhile
+      return;
+    }
+    // A reply of the other kind of run, posted before the loop heard of the new one.
+    if (('language' in reply) !== isLanguage(this.state)) return;
+    if ('language' in reply) this.lm = reply.language;
+    else this.snapshot = reply.snapshot;
     this.playing = reply.playing;
     if (reply.stopped) {
       this.stopped = reply.stopped;
@@ -115,13 +158,59 @@ export class AttentionTrainer extends TableElement {
   private restart() {
     if (!this.run) return;
     this.snapshot = null;
+    this.lm = null;
+    this.lmStarted = null;
+    this.opened = null;
+    this.opening = false;
+    this.openError = '';
     this.rate = 0;
     this.stopped = null;
     this.settledAt = 0;
     this.zoomed = true;
-    this.run.send({ start: toTraining(this.state) });
-    this.run.send({ example: this.example });
+    if (isLanguage(this.state)) {
+      this.run.send({ language: toLanguage(this.state) });
+    } else {
+      this.run.send({ start: toTraining(this.state) });
+      this.run.send({ example: this.example });
+    }
     this.writeHash();
+  }
+
+  /** A value the table's parser takes but the row's range does not gets a message too. */
+  protected set(def: SettingDef, text: string) {
+    const value = parseValue(def, text);
+    const why = value === undefined ? '' : outOfRange(def, value);
+    if (why) {
+      this.inputErrors = { ...this.inputErrors, [def.key]: why };
+      return;
+    }
+    super.set(def, text);
+  }
+
+  /** Asks the loop for the language model's weights so far; install() opens them. */
+  private openPlayground() {
+    if (!this.run || !this.lm?.step) return;
+    this.opening = true;
+    this.openError = '';
+    this.run.send({ model: true });
+  }
+
+  /** Installs the weights trained here in the page's core (the playground's `model: "tiny-lm"`
+   *  then runs on them) and shows a new playground element on them below. */
+  private async install(bytes: Uint8Array, step: number) {
+    try {
+      const [{ load }] = await Promise.all([import('../../core/attention.js'), import('./playground.js')]);
+      const core = await load();
+      const r = await core.loadModel(bytes);
+      if ('error' in r) throw new Error(r.error.message);
+      this.opened = { step, version: (this.opened?.version ?? 0) + 1 };
+      await this.updateComplete;
+      this.renderRoot.querySelector('.inspect')?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    } catch (e) {
+      this.openError = `The model could not be opened: ${(e as Error | null)?.message ?? e}`;
+    } finally {
+      this.opening = false;
+    }
   }
 
   private play() {
@@ -131,8 +220,11 @@ export class AttentionTrainer extends TableElement {
     const settle = !this.settledAt;
     this.playing = true;
     this.stopped = null;
-    this.run.send({ play: true, budget: BUDGET, settle, rate: STEPS_PER_SECOND[String(this.state.speed)] });
+    const language = isLanguage(this.state);
+    this.run.send({ play: true, budget: this.budgetOf(), settle, rate: language ? 0 : STEPS_PER_SECOND[String(this.state.speed)] });
   }
+
+  private budgetOf() { return this.budget ?? (isLanguage(this.state) ? LM_BUDGET : BUDGET); }
 
   private step(count: number) {
     this.stopped = null;
@@ -144,13 +236,13 @@ export class AttentionTrainer extends TableElement {
     this.run?.send({ example: this.example });
   }
 
-  static styles = [THEME, CHART_STYLES, style`
+  static styles = [THEME, CHART_STYLES, LM_STYLES, style`
     .layout { display: grid; grid-template-columns: 240px minmax(0, 1fr); }
     .controls { padding: 0.8rem 1rem; border-right: 1px solid var(--ap-line); display: flex; flex-direction: column; gap: 0.55rem; }
     .main { padding: 0.8rem 1rem 2rem; min-width: 0; }
     .explain { max-width: 75ch; color: var(--ap-muted); margin: 0 0 0.8rem; }
     .bar { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; margin-bottom: 0.6rem; }
-    .stats { font-family: var(--ap-mono); font-size: 0.85rem; display: flex; gap: 1.2em; flex-wrap: wrap; }
+    .stats { font-family: var(--ap-mono); font-size: 0.85rem; display: flex; gap: 0.2em 1.2em; flex-wrap: wrap; }
     .stats b { font-weight: 600; }
     .panels { display: flex; flex-wrap: wrap; gap: 1rem 2rem; align-items: flex-start; }
     .card { background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 12px; padding: 0.6rem 0.9rem; min-width: 0; max-width: 100%; box-sizing: border-box; }
@@ -184,8 +276,8 @@ export class AttentionTrainer extends TableElement {
   `];
 
   private controls() {
-    const home = this.error && TRAINING.some((d) => d.key === this.error!.field) ? this.error.field : '';
-    return TRAINING.map((def) => settingControl(def, {
+    const home = this.errorHome();
+    return shownRows(this.state).map((def) => settingControl(def, {
       value: this.state[def.key], set: (text) => this.set(def, text),
       message: this.inputErrors[def.key] || (home === def.key ? this.error!.message : ''),
     }));
@@ -219,8 +311,24 @@ export class AttentionTrainer extends TableElement {
   }
 
   private sizes: ResizeObserver | null = null;
+  private widths: ResizeObserver | null = null;
+
+  /** The control the run's error belongs beside ('' : none, said above the curves). */
+  private errorHome(): string {
+    if (!this.error) return '';
+    const field = isLanguage(this.state) ? LM_FIELD[this.error.field] ?? '' : this.error.field;
+    return shownRows(this.state).some((d) => d.key === field) ? field : '';
+  }
 
   protected updated() {
+    // The language model's charts are drawn at the width they have: their text stays readable.
+    const charts = this.renderRoot.querySelector('.lm-charts');
+    this.widths ??= new ResizeObserver(([e]) => {
+      const w = Math.floor(e.contentRect.width / 10) * 10;
+      if (w > 0 && w !== this.chartWidth) this.chartWidth = w;
+    });
+    this.widths.disconnect();
+    if (charts) this.widths.observe(charts);
     // A heatmap draws after this element does, so its size is watched as well as the box's.
     this.sizes ??= new ResizeObserver((entries) => {
       for (const e of entries) {
@@ -245,8 +353,12 @@ export class AttentionTrainer extends TableElement {
         The loss still falls a little with every step. ${keep}`,
       flat: html`Paused at step ${stop.step}: the loss stopped falling. The held-out loss has not fallen by 5% since step ${stop.since}. ${keep}`,
       diverged: html`Paused at step ${stop.step}: the loss is no longer a number, so the learning rate is too high for this run. Try a smaller one.`,
-      budget: html`Paused after ${BUDGET} steps, as many as one press of Play runs. Play runs ${BUDGET} more.`,
+      budget: html`Paused after ${this.budgetOf()} steps, as many as one press of Play runs. Play runs ${this.budgetOf()} more.`,
     }[stop.reason];
+    if (isLanguage(this.state) && stop.reason === 'flat') {
+      return html`<p class="paused" role="status" data-stopped="flat">Paused at step ${stop.step}: the held-out loss has not fallen by
+        ${Math.round(100 * LM_FLAT_DROP)}% since step ${stop.since}. The induction heads can still form after a long flat stretch: ${keep}</p>`;
+    }
     return html`<p class="paused" role="status" data-stopped=${stop.reason}>${why}</p>`;
   }
 
@@ -282,12 +394,79 @@ export class AttentionTrainer extends TableElement {
       { label: 'accuracy', min: 0, max: 1 })}`;
   }
 
+  /** The language model's stats beside the buttons. */
+  private lmStats() {
+    const m = this.lm?.metrics, h = this.lm?.history;
+    const prev = h && m ? best(h.previous_token) : null, ind = h && m ? best(h.induction) : null;
+    return html`<span>step <b data-stat="step">${this.lm?.step ?? 0}</b></span>
+      <span>loss <b data-stat="loss">${m ? short(m.loss) : '…'}</b></span>
+      <span>held-out <b data-stat="eval_loss">${m ? short(m.eval_loss) : '…'}</b></span>
+      <span>best previous-token <b data-stat="previous_token">${prev ? prev.score.toFixed(2) : '…'}</b>${prev ? ` (head ${headName(prev.layer, prev.head)})` : ''}</span>
+      <span>best induction <b data-stat="induction">${ind ? ind.score.toFixed(2) : '…'}</b>${ind ? ` (head ${headName(ind.layer, ind.head)})` : ''}</span>`;
+  }
+
+  /** The language model's loss and head charts, on one step axis. */
+  private lmCharts(lm: LmSnapshot, started: LmStarted) {
+    const h = lm.history, width = this.chartWidth;
+    const maxStep = Math.max(10, h.step[h.step.length - 1]);
+    const marker = formedAt(h);
+    return html`<h2>Loss and heads</h2>
+      <div class="lm-charts">
+        <h3>Loss <span class="sub">(nats per character, lower is better)</span></h3>
+        ${lossChart({ history: h, unigram: started.unigram, width, maxStep, marker })}
+        <h3>Previous-token score <span class="sub">(each head: looks at the character just before)</span></h3>
+        ${headChart({ history: h, pattern: 'previous_token', width, maxStep, marker })}
+        ${headLegend(h, 'previous_token')}
+        <h3>Induction score <span class="sub">(looks at what followed an earlier copy, to copy it)</span></h3>
+        ${headChart({ history: h, pattern: 'induction', width, maxStep, marker })}
+        ${headLegend(h, 'induction')}
+        <p class="formed-note hint" data-formed=${marker ?? ''}>${marker !== null
+          ? html`The dotted line: step ${marker}, where a head’s induction score first reached ${FORMED} (the playground calls it an induction head from there).`
+          : html`No head’s induction score has reached ${FORMED} yet (the playground calls a head an induction head from there).`}</p>
+      </div>`;
+  }
+
+  /** Open in the playground: the model as trained so far, in the playground's model mode below. */
+  private openCard() {
+    const step = this.lm?.step ?? 0;
+    return html`<div class="card open">
+      <h2>Look inside</h2>
+      <p>Open the model <b>as trained so far in this tab</b> in the playground: every layer and head on a sentence of yours, the heads overview
+        and the likeliest next characters. It shows the weights of the step you open it at and does not follow the training: open it again for a later step.</p>
+      <p><button data-action="open-playground" @click=${this.openPlayground} ?disabled=${!step || this.opening}>${this.opening ? 'Opening…'
+        : this.opened ? `Open step ${step} in the playground` : 'Open in the playground'}</button></p>
+      ${this.openError ? html`<p class="message" role="alert">${this.openError}</p>` : nothing}
+      ${!step ? html`<p class="hint">Train a few steps first.</p>` : nothing}
+    </div>`;
+  }
+
+  /** The main column for the language model. */
+  private lmMain() {
+    const lm = this.lm, started = this.lmStarted;
+    const trained = lm && started && lm.history.step.length > 0;
+    return html`
+      <div class="panels">
+        <div class="card lm-card">
+          ${trained ? this.lmCharts(lm!, started!) : html`<h2>Loss and heads</h2><p class="hint">${this.loadingCorpus
+            ? 'Fetching the fortunes (820 KB)…' : lm ? 'Press Play: the curves appear as the model trains (a step takes a few hundredths of a second).' : 'Starting…'}</p>`}
+        </div>
+        ${this.openCard()}
+      </div>
+      ${this.opened ? html`<section class="inspect" aria-label="The model trained here, in the playground">
+        <p class="shown" role="status" data-opened-step=${this.opened.step}>The playground below shows the model <b>as trained in this tab, at step ${this.opened.step}</b>,
+          not the model the playground ships with.</p>
+        ${keyed(this.opened.version, html`<attention-playground model="tiny-lm" sentence=${INSPECT_SENTENCE} theme=${this.theme}></attention-playground>`)}
+      </section>` : nothing}`;
+  }
+
   render() {
     const s = this.snapshot;
+    const language = isLanguage(this.state);
     const task = this.tasks.find((t) => t.name === this.state.task);
     const m = s?.metrics;
     const h = s?.history;
-    const general = this.error && !TRAINING.some((d) => d.key === this.error!.field) ? this.error.message : '';
+    const general = this.error && !this.errorHome() ? this.error.message : '';
+    const ready = language ? Boolean(this.lm) : Boolean(s);
     return html`
       <div class="header" part="header">
         <h2 class="title">Watch attention learn</h2>
@@ -301,22 +480,24 @@ export class AttentionTrainer extends TableElement {
         <div class="main">
           ${this.note ? html`<p class="note" role="status">${this.note}</p>` : nothing}
           ${this.shareText ? html`<textarea class="share" readonly rows="4" aria-label="Link or embed snippets">${this.shareText}</textarea>` : nothing}
-          ${task ? html`<p class="explain" part="explain">${task.explanation}</p>` : nothing}
+          ${language ? html`<p class="explain" part="explain">${LM_EXPLANATION}</p>`
+            : task ? html`<p class="explain" part="explain">${task.explanation}</p>` : nothing}
           <div class="bar">
-            <button data-action="play" @click=${this.play} ?disabled=${!s}>${this.playing ? 'Pause' : this.settledAt ? 'Keep training' : 'Play'}</button>
-            <button data-action="step" @click=${() => this.step(1)} ?disabled=${!s || this.playing}>Step</button>
-            <button data-action="step100" @click=${() => this.step(100)} ?disabled=${!s || this.playing}>+100 steps</button>
+            <button data-action="play" @click=${this.play} ?disabled=${!ready}>${this.playing ? 'Pause' : this.settledAt ? 'Keep training' : 'Play'}</button>
+            <button data-action="step" @click=${() => this.step(1)} ?disabled=${!ready || this.playing}>Step</button>
+            <button data-action="step100" @click=${() => this.step(100)} ?disabled=${!ready || this.playing}>+100 steps</button>
             <button data-action="reset" @click=${() => this.restart()}>Reset</button>
             <div class="stats" role="status" aria-live="off">
+              ${language ? this.lmStats() : html`
               <span>step <b data-stat="step">${m?.step ?? 0}</b></span>
               <span>loss <b data-stat="loss">${m ? short(m.loss) : '…'}</b></span>
-              <span>held-out accuracy <b data-stat="accuracy">${m ? `${(100 * m.accuracy).toFixed(1)}%` : '…'}</b></span>
-              ${this.playing && this.rate ? html`<span>${Math.round(this.rate)} steps/s</span>` : nothing}
+              <span>held-out accuracy <b data-stat="accuracy">${m ? `${(100 * m.accuracy).toFixed(1)}%` : '…'}</b></span>`}
+              ${this.playing && this.rate ? html`<span data-stat="rate">${this.rate < 20 ? this.rate.toFixed(1) : Math.round(this.rate)} steps/s</span>` : nothing}
             </div>
           </div>
           ${general ? html`<p class="message" role="alert">${general}</p>` : nothing}
           ${this.stopped && !this.playing ? this.pausedNote(this.stopped) : nothing}
-          <div class="panels">
+          ${language ? this.lmMain() : html`<div class="panels">
             <div class="card">
               ${h && h.step.length > 1 ? this.curves(s!)
                 : html`<h2>Loss and accuracy</h2><p class="hint">Press Play: the curves appear as the model trains.</p>`}
@@ -330,7 +511,7 @@ export class AttentionTrainer extends TableElement {
                 caption="weights: row attends to column" .matrix=${w} .rows=${s.tokens} .cols=${s.tokens} .scale=${SEQUENTIAL}></ap-heatmap>`, `head ${i}'s weights`)}
                 ${this.headNote(s, i)}</div>`)}</div>
             </div>` : nothing}
-          </div>
+          </div>`}
         </div>
       </div>`;
   }

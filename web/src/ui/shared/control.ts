@@ -33,14 +33,14 @@ export function settingControl(def: SettingDef, o: ControlOptions): TemplateResu
   let input: TemplateResult;
   switch (def.kind) {
     case 'select':
-      input = html`<select id=${id} aria-describedby=${help} @change=${(e: Event) => o.set(read(e))}>
+      input = html`<select id=${id} aria-describedby=${help} ?disabled=${Boolean(o.disabled)} @change=${(e: Event) => o.set(read(e))}>
         ${def.options!.map((v) => html`<option value=${v} ?selected=${v === o.value}>${v.replace('_', ' ')}</option>`)}</select>`;
       break;
     case 'bool':
-      input = html`<input id=${id} type="checkbox" aria-describedby=${help} .checked=${Boolean(o.value)} @change=${(e: Event) => o.set(String(typed(e).checked))}>`;
+      input = html`<input id=${id} type="checkbox" aria-describedby=${help} ?disabled=${Boolean(o.disabled)} .checked=${Boolean(o.value)} @change=${(e: Event) => o.set(String(typed(e).checked))}>`;
       break;
     case 'text':
-      input = html`<input id=${id} type="text" aria-describedby=${help} .value=${String(o.value)} spellcheck="false" autocomplete="off" @input=${(e: Event) => o.set(read(e))}>`;
+      input = html`<input id=${id} type="text" aria-describedby=${help} ?disabled=${Boolean(o.disabled)} .value=${String(o.value)} spellcheck="false" autocomplete="off" @input=${(e: Event) => o.set(read(e))}>`;
       break;
     default:
       input = html`<input id=${id} type="text" aria-describedby=${help} inputmode=${def.kind === 'int' ? 'numeric' : 'decimal'} .value=${String(o.value)}

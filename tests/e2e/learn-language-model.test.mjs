@@ -1,0 +1,142 @@
+// Watch it learn, the "Language model" task (ui/pages/trainer.ts, trainer-lm.ts, core/corpus.ts):
+// the playground's model (2 layers of 4 heads) learning from the fortunes in the tab. A learner
+// picks the task (only then are the fortunes fetched), plays, sees the loss fall and the heads'
+// curves draw, the run pauses by itself and says why, and "Open in the playground" shows the
+// model as trained so far, the same weights as the same run in Node.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { load, loadTraining } from '../../dist/attention.js';
+import { start, done } from './harness.mjs';
+
+const trainer = 'attention-trainer';
+const TEXTS = /tiny-lm-(train|held-out)/;
+// Steps of the test's run: enough for the loss to fall well below letter frequencies and the
+// best induction score to rise a little (its phase change takes thousands).
+const STEPS = 150;
+
+let env;
+before(async () => { env = await start(); });
+after(async () => { await env?.stop(); });
+
+const lmOf = (page) => page.locator(trainer).evaluate((el) => el.lm && { step: el.lm.step, metrics: el.lm.metrics, history: el.lm.history });
+const best = (scores, i) => Math.max(...scores.flat().map((c) => c[i < 0 ? c.length + i : i]));
+
+test('a learner picks the language model, plays, watches it learn, and opens it in the playground', async () => {
+  const page = await env.page();
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await page.goto(`${env.base}learn/`);
+  await page.locator(`${trainer} button[data-action="play"]:not([disabled])`).waitFor();
+  await page.waitForTimeout(300);
+  assert.deepEqual(env.server.requests.filter((p) => TEXTS.test(p)), [], 'the fortunes are not fetched before the task is chosen');
+
+  // The run's budget is set small for the test (a press of Play runs 3000 steps on the page).
+  await page.locator(trainer).evaluate((el, n) => { el.budget = n; }, STEPS);
+  await page.selectOption(`${trainer} #c-task`, 'language_model');
+  assert.match(await page.locator(`${trainer} .explain`).innerText(), /induction heads[\s\S]*Olsson/);
+  // Its own settings, and none of the synthetic tasks'.
+  const keys = await page.locator(`${trainer} .control`).evaluateAll((cs) => cs.map((c) => c.dataset.key));
+  assert.deepEqual(keys, ['task', 'lm_seed', 'lm_learning_rate', 'lm_batch_size', 'lm_repeat_share']);
+  assert.match(await page.locator(`${trainer} .control[data-key="lm_repeat_share"] .help`).textContent(), /induction head/);
+  await page.locator(`${trainer} button[data-action="play"]:not([disabled])`).waitFor({ timeout: 30_000 });
+  assert.equal(env.server.requests.filter((p) => TEXTS.test(p)).length, 2, 'both texts fetched once the task is chosen');
+  assert.match(page.url(), /#task=language_model$/);
+
+  await page.locator(`${trainer} button[data-action="play"]`).click();
+  // While it plays the curves draw: a held-out loss line, and a line for each of the 8 heads in each score chart.
+  await page.waitForFunction((sel) => document.querySelector(sel).lm?.history.step.length >= 3, trainer, { timeout: 60_000 });
+  const drawing = await page.locator(`${trainer} svg[data-chart] polyline`).evaluateAll((ls) => ls.map((l) => ({
+    chart: l.closest('svg').dataset.chart, line: l.dataset.line, points: l.getAttribute('points').trim().split(/\s+/).length })));
+  assert.ok(await page.locator(trainer).evaluate((el) => el.playing), 'still playing while the curves draw');
+  for (const chart of ['previous_token', 'induction']) {
+    const heads = drawing.filter((d) => d.chart === chart);
+    assert.deepEqual(heads.map((d) => d.line).sort(), ['1.0', '1.1', '1.2', '1.3', '2.0', '2.1', '2.2', '2.3']);
+    assert.ok(heads.every((d) => d.points >= 3), JSON.stringify(heads));
+  }
+  assert.ok(drawing.some((d) => d.chart === 'loss' && d.line === 'eval_loss' && d.points >= 3));
+
+  // It pauses by itself at its budget and says why.
+  await page.waitForFunction((sel) => document.querySelector(sel).playing === false, trainer, { timeout: 120_000 });
+  const note = await page.locator(`${trainer} .paused[role="status"]`);
+  assert.equal(await note.getAttribute('data-stopped'), 'budget');
+  assert.match(await note.innerText(), new RegExp(`Paused after ${STEPS} steps`));
+  const lm = await lmOf(page);
+  assert.equal(lm.step, STEPS);
+  assert.equal(await page.locator(`${trainer} [data-stat="step"]`).innerText(), String(STEPS));
+  const h = lm.history;
+  // The loss fell, below what letter frequencies alone give; the best induction score rose.
+  assert.ok(h.eval_loss.at(-1) < h.eval_loss[0] - 0.8, `held-out loss ${h.eval_loss[0]} -> ${h.eval_loss.at(-1)}`);
+  const unigram = await page.locator(trainer).evaluate((el) => el.lmStarted.unigram);
+  assert.ok(unigram > 3 && unigram < 3.4 && h.eval_loss.at(-1) < unigram, `unigram ${unigram}, held-out ${h.eval_loss.at(-1)}`);
+  assert.ok(best(h.induction, -1) > best(h.induction, 0), `best induction ${best(h.induction, 0)} -> ${best(h.induction, -1)}`);
+  // The loss chart zooms to the fall that matters: its top is below the first steps' loss, said at the top.
+  const lossTicks = await page.locator(`${trainer} svg[data-chart="loss"] text[text-anchor="end"]`).allTextContents();
+  assert.ok(Math.max(...lossTicks.map(Number).filter(Number.isFinite)) < h.eval_loss[0], `loss ticks ${lossTicks}`);
+  assert.match(await page.locator(`${trainer} .lm-key .clipped`).textContent(), /starts above the top, at \d+\.\d+ \(step \d+\)/);
+
+  // Open in the playground: the model mode, on the weights trained here, saying so.
+  await page.locator(`${trainer} button[data-action="open-playground"]`).click();
+  const playground = page.locator(`${trainer} attention-playground`);
+  await page.waitForFunction((sel) => document.querySelector(sel).shadowRoot.querySelector('attention-playground')?.trace?.layers?.length === 2,
+    trainer, { timeout: 30_000 });
+  assert.match(await page.locator(`${trainer} .inspect [data-opened-step]`).innerText(), new RegExp(`as trained in this tab, at step ${STEPS}`));
+  const shown = await playground.evaluate((el) => ({ W_q: el.trace.layers[1].W_q[0].slice(0, 4), tokens: el.trace.tokens.join('') }));
+  // The same run in Node gives the same weights; the shipped model's are others.
+  const training = await loadTraining();
+  const text = (f) => readFileSync(new URL(`../../web/src/core/wasm/${f}`, import.meta.url), 'utf8');
+  assert.equal(training.lmStart({ seed: 1, learning_rate: 0.01, batch_size: 8, repeat_share: 0.75 }, text('tiny-lm-train.txt'), text('tiny-lm-held-out.txt')).error, undefined);
+  assert.equal(training.lmStep(STEPS).step, STEPS);
+  const core = await load();
+  const spec = { model: 'tiny-lm', sentence: shown.tokens };
+  assert.equal((await core.loadModel()).error, undefined);
+  const shipped = core.run(spec).layers[1].W_q[0].slice(0, 4);
+  assert.ok(!(await core.loadModel(training.lmModel())).error);
+  const here = core.run(spec).layers[1].W_q[0].slice(0, 4);
+  for (let i = 0; i < 4; i++) assert.ok(Math.abs(shown.W_q[i] - here[i]) < 1e-6, `W_q ${shown.W_q} against Node's ${here}`);
+  assert.notDeepEqual(shown.W_q, shipped);
+  // The playground's card says how it was trained: here, for these steps.
+  const card = await playground.evaluate((el) => el.shadowRoot.querySelector('details.model-card')?.textContent ?? '');
+  assert.match(card, new RegExp(`trained in this tab for ${STEPS} steps`));
+  assert.ok(workers.some((u) => /train-worker/.test(u)), `workers: ${workers}`);
+  await done(page);
+});
+
+test('a bad setting gets a message beside its control; a link opens the task', async () => {
+  const page = await env.page();
+  await page.goto(`${env.base}learn/#task=language_model&lm_batch_size=16`);
+  await page.locator(`${trainer} button[data-action="play"]:not([disabled])`).waitFor({ timeout: 30_000 });
+  assert.equal(await page.locator(trainer).evaluate((el) => el.lmStarted.settings.batch_size), 16);
+  await page.fill(`${trainer} #c-lm_learning_rate`, '5');
+  assert.match(await page.locator(`${trainer} .control[data-key="lm_learning_rate"] .message`).innerText(), /Learning rate must be from 0.000001 to 1/);
+  await page.fill(`${trainer} #c-lm_batch_size`, '100');
+  assert.match(await page.locator(`${trainer} .control[data-key="lm_batch_size"] .message`).innerText(), /Batch size must be a whole number from 1 to 64/);
+  await page.fill(`${trainer} #c-lm_repeat_share`, '-0.5');
+  assert.match(await page.locator(`${trainer} .control[data-key="lm_repeat_share"] .message`).innerText(), /Repeat share must be from 0 to 1/);
+  await page.fill(`${trainer} #c-lm_learning_rate`, '0.02');
+  await page.fill(`${trainer} #c-lm_batch_size`, '4');
+  await page.fill(`${trainer} #c-lm_repeat_share`, '0.5');
+  await page.waitForFunction((sel) => {
+    const s = document.querySelector(sel).lmStarted?.settings;
+    return s?.batch_size === 4 && s.learning_rate === 0.02 && s.repeat_share === 0.5;
+  }, trainer, { timeout: 30_000 });
+  assert.equal(await page.locator(`${trainer} .control .message`).count(), 0);
+  assert.match(page.url(), /lm_learning_rate=0.02/);
+  await done(page);
+});
+
+test('where no worker can start, it trains on the page', async () => {
+  const page = await env.page();
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await page.addInitScript(() => { delete window.Worker; });
+  await page.goto(`${env.base}learn/#task=language_model`);
+  await page.locator(trainer).evaluate((el) => { el.budget = 5; });
+  await page.locator(`${trainer} button[data-action="step"]:not([disabled])`).click({ timeout: 30_000 });
+  await page.waitForFunction((sel) => document.querySelector(sel).lm?.step === 1 && !document.querySelector(sel).playing, trainer, { timeout: 30_000 });
+  await page.locator(`${trainer} button[data-action="play"]`).click();
+  await page.waitForFunction((sel) => document.querySelector(sel).stopped?.reason === 'budget' && !document.querySelector(sel).playing, trainer, { timeout: 60_000 });
+  assert.equal((await lmOf(page)).step, 6);
+  assert.deepEqual(workers, []);
+  await done(page);
+});

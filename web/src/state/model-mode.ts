@@ -1,0 +1,166 @@
+// Model mode: the page on the trained model (`model: "tiny-lm"`) rather than on random weights.
+// What the page reads off a model trace: each layer as the self-attention trace the views
+// already draw, what each head does (its label from the probe's scores), the next character's
+// likeliest guesses, how a token is shown, and whether the sentence can be repeated. Nothing here
+// computes attention: every number is the core's.
+import type { HeadScores, ModelTrace, SelfTrace, Spec } from '../core/attention.js';
+import type { State } from './settings.js';
+
+/** The model's name in the spec, the hash and the element's attribute. */
+export const MODEL = 'tiny-lm';
+/** The characters the model reads at most (its context). */
+export const CONTEXT = 128;
+/** The weights file's size, said while it loads (models/tiny-lm.bin: 2 layers of 4 64 x 64
+ *  matrices, the embeddings, positions and unembedding, as float32, and its card). */
+export const WEIGHTS_SIZE = '212 KB';
+
+export const isModelState = (state: State): boolean => state.model === MODEL;
+
+/** A model trace, told from the self and encoder-decoder traces by its layers. */
+export const isModelTrace = (t: unknown): t is ModelTrace =>
+  typeof t === 'object' && t !== null && Array.isArray((t as Partial<ModelTrace>).layers);
+
+/** The spec the page sends in model mode: the model and the sentence, nothing that shapes
+ *  random weights (the core refuses those, naming them). */
+export const modelSpec = (sentence: string): Spec => ({ model: MODEL, sentence } as Spec);
+
+/** How many characters (the model's tokens) a text is: code points, as the core reads it. */
+export const characters = (text: string): number => [...text].length;
+
+/** The sentence followed by itself: what "Repeat my sentence" makes, and its length. */
+export function repeated(sentence: string): { text: string; length: number } {
+  const text = /\s$/.test(sentence) ? `${sentence}${sentence}` : `${sentence} ${sentence}`;
+  return { text, length: characters(text) };
+}
+
+/** Why the sentence cannot be repeated, or '' when it can. */
+export function repeatRefusal(sentence: string): string {
+  if (!sentence.trim()) return 'Type a sentence first.';
+  const { length } = repeated(sentence);
+  return length > CONTEXT ? `Repeated, it would be ${length} characters; the model reads at most ${CONTEXT}.` : '';
+}
+
+export const UNKNOWN = '<unk>';
+
+/** A token as the page shows it: the space and the newline as visible marks, anything else as it is
+ *  (the unknown token is styled apart where it is drawn). */
+export function tokenMark(token: string): string {
+  if (token === ' ') return '␣';
+  if (token === '\n') return '↵';
+  if (token === '\t') return '⇥';
+  return token;
+}
+
+/** What a token is, in words, for a title or a screen reader. */
+export function tokenName(token: string): string {
+  if (token === ' ') return 'space';
+  if (token === '\n') return 'newline';
+  if (token === UNKNOWN) return 'unknown character';
+  return `“${token}”`;
+}
+
+// ---------------------------------------------------------------- a layer as a self trace
+
+const layers = new WeakMap<ModelTrace, SelfTrace[]>();
+
+/** Layer l (from 0) of a model trace as a self-attention trace: its matrices as they are, its
+ *  tokens as the page shows them, the spec of the layer. The same object for the same trace, so
+ *  views given it again draw nothing new. */
+export function layerTrace(t: ModelTrace, l: number): SelfTrace {
+  let made = layers.get(t);
+  if (!made) layers.set(t, (made = []));
+  if (!made[l]) {
+    const tokens = t.tokens.map(tokenMark);
+    made[l] = { ...t.layers[l], tokens, spec: { ...t.layers[l].spec, tokens }, warnings: [] } as SelfTrace;
+  }
+  return made[l];
+}
+
+const LEARNED = ['W_q', 'W_k', 'W_v', 'W_o'] as const;
+
+/** `next` with the learned weights of `previous` where they are the same numbers (they always
+ *  are, the text aside): their views are then not drawn again. Only they are compared: every
+ *  other matrix changes with the text, and comparing them all took a keystroke two milliseconds. */
+export function keepWeights(previous: ModelTrace | null, next: ModelTrace, keep: <T>(a: unknown, b: T) => T): ModelTrace {
+  if (!previous) return next;
+  next.layers.forEach((layer, l) => {
+    const before = previous.layers[l];
+    if (!before) return;
+    for (const k of LEARNED) (layer as Record<string, unknown>)[k] = keep(before[k], layer[k]);
+  });
+  return next;
+}
+
+// ---------------------------------------------------------------- what a head does
+
+export const PATTERNS = ['previous_token', 'duplicate_token', 'induction', 'first_token'] as const;
+export type Pattern = typeof PATTERNS[number];
+export const PATTERN_NAMES: Record<Pattern, string> = {
+  previous_token: 'previous-token', duplicate_token: 'duplicate-token', induction: 'induction', first_token: 'first-token',
+};
+/** What each pattern means, in a sentence. */
+export const PATTERN_HELP: Record<Pattern, string> = {
+  previous_token: 'looks at the character just before',
+  duplicate_token: 'looks at earlier copies of the same character',
+  induction: 'looks at the character after an earlier copy of this one, to copy what came next',
+  first_token: 'looks at the first character (a resting place when there is nothing to find)',
+};
+/** A head is named by its highest pattern from this score up; below it, "mixed". */
+export const LABELLED_FROM = 0.3;
+
+export interface HeadLabel { pattern: Pattern | null; name: string; score: number; top: Pattern }
+
+/** A head's label from its scores: its highest pattern if that scores at least LABELLED_FROM. */
+export function headLabel(scores: HeadScores): HeadLabel {
+  const top = PATTERNS.reduce((a, b) => (scores[b] > scores[a] ? b : a));
+  const score = scores[top];
+  return score >= LABELLED_FROM ? { pattern: top, name: PATTERN_NAMES[top], score, top } : { pattern: null, name: 'mixed', score, top };
+}
+
+// ---------------------------------------------------------------- the next character
+
+export interface Guess { id: number; token: string; p: number }
+
+/** The k likeliest next tokens after one position, from its row of log-probabilities (the
+ *  probabilities are their exp), likeliest first. */
+export function topNext(logProbs: number[], vocab: string[], k = 5): Guess[] {
+  const best: Guess[] = [];
+  for (let id = 0; id < logProbs.length; id++) {
+    const p = Math.exp(logProbs[id]);
+    if (best.length === k && p <= best[k - 1].p) continue;
+    let at = best.length;
+    while (at > 0 && best[at - 1].p < p) at--;
+    best.splice(at, 0, { id, token: vocab[id] ?? String(id), p });
+    if (best.length > k) best.pop();
+  }
+  return best;
+}
+
+/** The keys a link, the attributes or a spec set besides the model and the sentence, read
+ *  in model mode: sent with the model once, so that the core names the one it refuses. */
+export const extrasOf = (read: string[] = []): string[] => read.filter((k) => k !== 'model' && k !== 'sentence' && k !== 'window');
+
+/** The best score of a pattern over every head of the probe. */
+const bestOf = (probe: HeadScores[][], pattern: keyof HeadScores): number => Math.max(0, ...probe.flat().map((s) => s[pattern]));
+
+/** Whether the model has a head that copies: some head's induction score names it. */
+export const copies = (probe: HeadScores[][]): boolean => bestOf(probe, 'induction') >= LABELLED_FROM;
+
+/** What a model this small learns, and what this one did, from its heads' scores on the probe:
+ *  said from the numbers, so it stays true when the weights are trained again. */
+export function modelNote(probe: HeadScores[][]): string {
+  const learned = ['which character follows which'];
+  if (bestOf(probe, 'previous_token') >= LABELLED_FROM) learned.push('to look at the previous character');
+  if (copies(probe)) learned.push('to copy repeated text (induction)');
+  const list = learned.length > 1 ? `${learned.slice(0, -1).join(', ')} and ${learned.at(-1)}` : learned[0];
+  const noCopy = copies(probe) ? ''
+    : `; this one has not learned to copy repeated text (its best induction score is ${bestOf(probe, 'induction').toFixed(2)})`;
+  return `A model this small learns ${list}${noCopy}. It does not resolve what “it” refers to: that takes models thousands of times larger.`;
+}
+
+/** The line beside "Repeat my sentence": where to look, and whether a head will copy. */
+export function repeatHint(probe: HeadScores[][]): string {
+  return copies(probe)
+    ? 'Then pick the induction head below: from each character of the copy it looks at the one after its earlier twin.'
+    : `Then look at the heads below: none of this model’s copies (the best induction score is ${bestOf(probe, 'induction').toFixed(2)}), so no head looks at the character after the earlier twin.`;
+}
