@@ -8,6 +8,9 @@
 
 namespace attention {
 
+// Every product goes through multiply_small, whose order of sums is fixed: a step natively and
+// in wasm gives the same numbers (Eigen's GEMM blocks by the machine's vector width), and in
+// wasm it was the faster.
 LmBatchPass lm_forward(const LmShape& s, const LmWeights& w, const std::vector<std::vector<int>>& windows) {
   const long B = static_cast<long>(windows.size()), n = static_cast<long>(windows.front().size()) - 1;
   const long d = s.d_model, h = s.heads, dk = d / h, V = s.vocabulary;
@@ -20,9 +23,9 @@ LmBatchPass lm_forward(const LmShape& s, const LmWeights& w, const std::vector<s
   for (const LmLayer& layer : w.layers) {
     f.x.push_back(x);
     const Matrix& X = f.x.back();
-    f.Q.push_back(X * layer.W_q);
-    f.K.push_back(X * layer.W_k);
-    f.V.push_back(X * layer.W_v);
+    f.Q.push_back(multiply_small(X, layer.W_q));
+    f.K.push_back(multiply_small(X, layer.W_k));
+    f.V.push_back(multiply_small(X, layer.W_v));
     Matrix concat(B * n, d);
     std::vector<Matrix> attention;
     attention.reserve(static_cast<std::size_t>(B * h));
@@ -37,12 +40,12 @@ LmBatchPass lm_forward(const LmShape& s, const LmWeights& w, const std::vector<s
         multiply_small(a, f.V.back().block(e * n, i * dk, n, dk), concat.block(e * n, i * dk, n, dk));
       }
     }
-    x += concat * layer.W_o;
+    multiply_small(concat, layer.W_o, x, true);
     f.attention.push_back(std::move(attention));
     f.concat.push_back(std::move(concat));
   }
   f.x.push_back(x);
-  f.probabilities = x * w.W_U;
+  f.probabilities = multiply_small(x, w.W_U);
   f.probabilities.rowwise() += w.b_U.row(0);
   double total = 0;
   for (long e = 0; e < B; ++e) {
@@ -71,9 +74,9 @@ LmWeights lm_backward(const LmShape& s, const LmWeights& w, const std::vector<st
   for (long e = 0; e < B; ++e) {
     for (long i = 0; i < n; ++i) d_logits(e * n + i, windows[static_cast<std::size_t>(e)][static_cast<std::size_t>(i + 1)]) -= 1.0 / static_cast<double>(B * n);
   }
-  g.W_U = f.x.back().transpose() * d_logits;
+  g.W_U = multiply_small(f.x.back().transpose(), d_logits);
   g.b_U = d_logits.colwise().sum();
-  Matrix d_x = d_logits * w.W_U.transpose();  // (B*n, d): the gradient of the residual stream
+  Matrix d_x = multiply_small(d_logits, w.W_U.transpose());  // (B*n, d): the gradient of the residual stream
 
   Matrix d_Q(B * n, d), d_K(B * n, d), d_V(B * n, d);
   Matrix d_a(n, n), d_scores(n, n);
@@ -82,8 +85,8 @@ LmWeights lm_backward(const LmShape& s, const LmWeights& w, const std::vector<st
     const auto L = static_cast<std::size_t>(l);
     const LmLayer& layer = w.layers[L];
     LmLayer& grad = g.layers[L];
-    grad.W_o = f.concat[L].transpose() * d_x;
-    const Matrix d_concat = d_x * layer.W_o.transpose();  // (B*n, d)
+    grad.W_o = multiply_small(f.concat[L].transpose(), d_x);
+    const Matrix d_concat = multiply_small(d_x, layer.W_o.transpose());  // (B*n, d)
     for (long e = 0; e < B; ++e) {
       for (long i = 0; i < h; ++i) {
         const Matrix& a = f.attention[L][static_cast<std::size_t>(e * h + i)];  // (n, n)
@@ -98,11 +101,13 @@ LmWeights lm_backward(const LmShape& s, const LmWeights& w, const std::vector<st
         multiply_small(d_scores.transpose(), f.Q[L].block(e * n, i * dk, n, dk), d_K.block(e * n, i * dk, n, dk));
       }
     }
-    grad.W_q = f.x[L].transpose() * d_Q;
-    grad.W_k = f.x[L].transpose() * d_K;
-    grad.W_v = f.x[L].transpose() * d_V;
+    grad.W_q = multiply_small(f.x[L].transpose(), d_Q);
+    grad.W_k = multiply_small(f.x[L].transpose(), d_K);
+    grad.W_v = multiply_small(f.x[L].transpose(), d_V);
     // x_{l+1} = x_l + attention(x_l): the stream's gradient passes on, plus what flows through Q, K, V.
-    d_x += d_Q * layer.W_q.transpose() + d_K * layer.W_k.transpose() + d_V * layer.W_v.transpose();
+    multiply_small(d_Q, layer.W_q.transpose(), d_x, true);
+    multiply_small(d_K, layer.W_k.transpose(), d_x, true);
+    multiply_small(d_V, layer.W_v.transpose(), d_x, true);
   }
   for (long e = 0; e < B; ++e) {
     for (long i = 0; i < n; ++i) {
