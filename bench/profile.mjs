@@ -1,8 +1,9 @@
-// npm run bench:profile -- [cold|edits|long|paint|train] [tokens|loads|task]: where the page's
+// npm run bench:profile -- [cold|edits|model|long|paint|train] [tokens|loads|task]: where the page's
 // main-thread milliseconds go. Records Chromium's trace (through Playwright) while the page starts
 // (cold) or while a typist edits a sentence of `tokens` words every 100 ms (edits), then prints the
 // renderer main thread's self time by trace event, for the whole window and, for edits, for the
-// slowest 5% of edits (the tail the p95 target is about); long types `tokens` words at once (512:
+// slowest 5% of edits (the tail the p95 target is about); model does the same in model mode, the
+// trained model reading `tokens` characters; long types `tokens` words at once (512:
 // the longest-block target) and lists every task over 10 ms. paint loads the page fresh `loads`
 // times, in turns with the same page without its written first screen, and sums the main thread's
 // work before the first frame by kind (writes bench/results/profile-paint.json); train compares a
@@ -16,7 +17,7 @@ import { profileTraining } from './profile-train.mjs';
 import { quantile, spread } from './spread.mjs';
 
 const [mode = 'edits', arg] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const MODES = ['cold', 'edits', 'long', 'paint', 'train'];
+const MODES = ['cold', 'edits', 'model', 'long', 'paint', 'train'];
 if (!MODES.includes(mode)) {
   console.error(`bench:profile: no mode ${mode}; the modes are ${MODES.join(', ')}`);
   process.exit(2);
@@ -184,7 +185,9 @@ const browser = await chromium.launch(CHROMIUM);
 const opened = (hash) => openSettled(browser, server.base, hash);
 const startHash = mode === 'edits'
   ? `heads=4&d_model=64&sentence=${encodeURIComponent(Array.from({ length: tokens }, (_, i) => `w${(i * 7) % 50}`).join(' '))}`
-  : 'heads=4&d_model=64';
+  : mode === 'model' ? `model=tiny-lm&sentence=${encodeURIComponent('the cat sat on a mat '.repeat(Math.ceil(tokens / 21)).slice(0, tokens))}`
+    : 'heads=4&d_model=64';
+const characters = mode === 'model';
 try {
   const page = mode === 'cold' ? await browser.newPage({ viewport: { width: 1400, height: 900 } }) : await opened(startHash);
   await browser.startTracing(page, { categories: CATEGORIES });
@@ -197,7 +200,7 @@ try {
     await page.evaluate(typeAtOnce, tokens);
     await page.waitForTimeout(2500);
   } else {
-    edits = await page.evaluate(editSentence, { edits: 100, tokens, marks: true });
+    edits = await page.evaluate(editSentence, { edits: 100, tokens, marks: true, characters });
   }
   const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
   const mainEvents = mainThread(events);
@@ -227,7 +230,7 @@ try {
     const sum = new Map();
     for (const w of windows) for (const [n, ms] of selfTimes(mainEvents, w.from, w.to)) sum.set(n, (sum.get(n) ?? 0) + ms);
     print(`all ${windows.length} edits at ${tokens} tokens`, [...sum].sort((a, b) => b[1] - a[1]));
-    print('script self time by function over 100 more edits (sampled)', await sampled(page, () => page.evaluate(editSentence, { edits: 100, tokens })), 30);
+    print('script self time by function over 100 more edits (sampled)', await sampled(page, () => page.evaluate(editSentence, { edits: 100, tokens, characters })), 30);
     const slow = [...windows].sort((a, b) => b.work - a.work).slice(0, Math.max(1, Math.ceil(windows.length / 20)));
     for (const w of slow) print(`edit ${w.k + 1} (work ${w.work.toFixed(1)} ms)`, selfTimes(mainEvents, w.from, w.to), 10);
   }

@@ -2,6 +2,7 @@
 // the page, read from the wasm builds through the same loaders the page uses:
 //   web/src/state/core-settings.json           the spec's, from settings() (state/settings.ts)
 //   web/src/state/core-training-settings.json  the trainer's, from the training module (state/training.ts)
+//   web/src/state/core-lm-settings.json        the language model's training, from the same module
 // The page needs a table before the core has loaded (to read a link, to draw its controls), so
 // it is written here, at build time, and imported: the page adds labels and widgets, never a
 // second copy of a default, a range or a choice.
@@ -20,4 +21,6 @@ function write(name, table, what) {
 }
 
 write('core-settings.json', (await load()).settings(), 'spec');
-write('core-training-settings.json', (await loadTraining()).tasks().settings, 'training');
+const trainer = (await loadTraining()).tasks();
+write('core-training-settings.json', trainer.settings, 'training');
+write('core-lm-settings.json', trainer.language_model_settings, 'language-model training');

@@ -41,48 +41,34 @@ std::string train_snapshot(int example) {
 }
 
 std::string train_tasks() {
-  return text(json{{"tasks", attention::tasks_json()}, {"settings", table(attention::training_settings())}});
+  return text(json{{"tasks", attention::tasks_json()}, {"settings", table(attention::training_settings())},
+                    {"language_model_settings", table(attention::lm_training_settings())}});
 }
 
 // The language model's task: the trained model's architecture learning from the fortunes the
 // page hands over (the training and the held-out text), a few steps per call.
 std::optional<attention::LmTrainer> language;
 
-// {seed?, batch_size?, learning_rate?, repeat_share?, eval_windows?} and the two texts ->
-// {settings} or the error naming the setting.
+// The settings (lm_training_settings()'s keys) and the two texts -> {settings} or the error
+// naming the setting.
 std::string lm_start(const std::string& settings, const std::string& train, const std::string& held_out) {
   language.reset();
   const auto parsed = attention::json_read::parse_request(settings, "the settings must be a JSON object");
   if (!parsed) return text(error_of(parsed.error()));
-  const json& j = parsed.value();
-  attention::LmTrainingSettings s;
-  s.eval_windows = 16;  // a held-out loss per call in a fraction of a step's time
-  const auto number = [&](const char* key, double lo, double hi, double& out) -> bool {
-    if (!j.contains(key)) return true;
-    if (!j.at(key).is_number() || !(j.at(key).get<double>() >= lo && j.at(key).get<double>() <= hi)) return false;
-    out = j.at(key).get<double>();
-    return true;
-  };
-  double seed = s.seed, batch = static_cast<double>(s.batch_size), rate = s.learning_rate, share = s.repeat_share,
-         windows = static_cast<double>(s.eval_windows);
-  if (!number("seed", 0, 4294967295.0, seed)) return text(error_json("seed", "seed: must be a whole number from 0 to 4294967295"));
-  if (!number("batch_size", 1, 64, batch)) return text(error_json("batch_size", "batch_size: must be from 1 to 64"));
-  if (!number("learning_rate", 1e-6, 1, rate)) return text(error_json("learning_rate", "learning_rate: must be from 0.000001 to 1"));
-  if (!number("repeat_share", 0, 1, share)) return text(error_json("repeat_share", "repeat_share: must be from 0 to 1"));
-  if (!number("eval_windows", 1, 64, windows)) return text(error_json("eval_windows", "eval_windows: must be from 1 to 64"));
-  s.seed = static_cast<std::uint32_t>(seed);
-  s.batch_size = static_cast<long>(batch);
-  s.learning_rate = rate;
-  s.repeat_share = share;
-  s.eval_windows = static_cast<long>(windows);
+  json j = parsed.value();
+  if (j.is_object() && !j.contains("eval_windows")) j["eval_windows"] = 16;  // a held-out loss per call in a fraction of a step's time
+  const auto read = attention::parse_lm_training(j);
+  if (!read) return text(error_of(read.error()));
+  const attention::LmTrainingSettings& s = read.value();
   const auto train_ids = attention::encode_text(train), held_out_ids = attention::encode_text(held_out);
   const std::size_t window = static_cast<std::size_t>(s.shape.context + 1);
   if (train_ids.size() <= window || held_out_ids.size() < window) {
     return text(error_json("corpus", "corpus: the texts must hold more than " + std::to_string(window) + " characters"));
   }
   language.emplace(s, train_ids, held_out_ids);
-  return text(json{{"settings", {{"seed", s.seed}, {"batch_size", s.batch_size}, {"learning_rate", s.learning_rate},
-                                 {"repeat_share", s.repeat_share}, {"eval_windows", s.eval_windows}}}});
+  return text(json{{"settings", {{"seed", s.seed}, {"learning_rate", s.learning_rate}, {"batch_size", s.batch_size},
+                                 {"repeat_share", s.repeat_share}, {"text_repeats", s.text_repeats},
+                                 {"short_steps", s.short_steps}, {"eval_windows", s.eval_windows}}}});
 }
 
 // `count` steps -> {step, loss (the mean of their batches), eval_loss, previous_token and

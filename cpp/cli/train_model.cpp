@@ -1,6 +1,7 @@
 // attention-train-model: trains the playground's language model on the fortunes of a Debian
 // package and writes its weights file, with the model card in the file's header.
-//   attention-train-model CORPUS_DIR VERSION OUT [STEPS [LEARNING_RATE [REPEAT_SHARE [BATCH]]]]
+//   attention-train-model CORPUS_DIR VERSION OUT [STEPS [SETTINGS]]
+// SETTINGS: a JSON object of lm_training_settings()'s keys (the defaults are the shipped recipe).
 // CORPUS_DIR holds the fortune files (one fortune after another, separated by lines "%");
 // every tenth fortune is held out, never trained on. Writes OUT and, beside it, the texts as the
 // model read them (OUT's stem + -train.txt and -held-out.txt). Deterministic: the same corpus
@@ -53,11 +54,11 @@ std::string json_number(double x) {
 int main(int argc, char** argv) {
   using namespace attention;
   if (argc < 4) {
-    std::cerr << "usage: attention-train-model CORPUS_DIR VERSION OUT [STEPS [LEARNING_RATE [REPEAT_SHARE [BATCH]]]]\n";
+    std::cerr << "usage: attention-train-model CORPUS_DIR VERSION OUT [STEPS [SETTINGS_JSON]]\n";
     return 2;
   }
   const std::string dir = argv[1], version = argv[2], out = argv[3];
-  const long steps = argc > 4 ? std::stol(argv[4]) : 6000;
+  const long steps = argc > 4 ? std::stol(argv[4]) : 8000;
 
   std::string train_text, held_out_text;
   long fortunes = 0;
@@ -84,10 +85,12 @@ int main(int argc, char** argv) {
   }
   const std::vector<int> train = encode_text(train_text), held_out = encode_text(held_out_text);
 
-  LmTrainingSettings settings;
-  if (argc > 5) settings.learning_rate = std::stod(argv[5]);
-  if (argc > 6) settings.repeat_share = std::stod(argv[6]);
-  if (argc > 7) settings.batch_size = std::stol(argv[7]);
+  const auto read = parse_lm_training(nlohmann::json::parse(argc > 5 ? argv[5] : "{}", nullptr, false));
+  if (!read) {
+    std::cerr << "attention-train-model: " << read.error().message << "\n";
+    return 2;
+  }
+  const LmTrainingSettings settings = read.value();
   LmTrainer trainer(settings, train, held_out);
   const double unigram = unigram_loss(train, held_out, settings.shape.vocabulary);
   const auto start = std::chrono::steady_clock::now();
@@ -130,12 +133,12 @@ int main(int argc, char** argv) {
                        {"induction", p.induction}, {"first_token", p.first_token}});
     }
   }
-  model.card = {{"architecture", "attention-only decoder: 2 layers of 4 causal heads, d_model 64, learned positions, context 128, characters"},
+  model.card = {{"architecture", "attention-only decoder: 2 layers of 4 causal heads with RoPE, d_model 64, learned positions, context 128, characters"},
                 {"corpus", {{"package", "fortunes"}, {"version", version}, {"files", kFiles}, {"fortunes", fortunes},
                             {"train_characters", train.size()}, {"held_out_characters", held_out.size()}}},
                 {"training", {{"seed", settings.seed}, {"steps", steps}, {"batch", settings.batch_size},
                               {"learning_rate", settings.learning_rate}, {"repeat_share", settings.repeat_share},
-                              {"seconds", seconds}}},
+                              {"text_repeats", settings.text_repeats}, {"short_steps", settings.short_steps}, {"short_context", settings.short_context}, {"seconds", seconds}}},
                 {"held_out_loss", loss},
                 {"unigram_loss", unigram},
                 {"probe", "50 random printable characters repeated twice, drawn after np.random.seed(0)"},

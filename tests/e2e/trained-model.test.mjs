@@ -53,7 +53,7 @@ async function onScreen(locator) {
 /** Requests the server saw for the weights file since `from`. */
 const weightsRequests = (from) => env.server.requests.slice(from).filter((p) => /tiny-lm[^/]*\.bin$/.test(p));
 
-test('a learner opens "A trained model", types a sentence, repeats it, and follows the second copy through the head that copies most', async () => {
+test('a learner opens "A trained model", types a sentence, repeats it, and follows the second copy through its induction head', async () => {
   const page = await env.page({ viewport: { width: 1280, height: 900 } });
   await page.goto(env.base);
   await ready(page);
@@ -88,6 +88,7 @@ test('a learner opens "A trained model", types a sentence, repeats it, and follo
   const probe = trace.probe_head_scores[layer - 1][head];
   const top = Object.entries(probe).reduce((a, b) => (b[1] > a[1] ? b : a));
   assert.equal(label, top[1] >= 0.3 ? top[0].replace('_', '-') : 'mixed', 'the label is the probe\'s highest score, when it names a head');
+  assert.equal(label, 'induction', 'the shipped model has an induction head');
   assert.equal(Number(score), Number(top[1].toPrecision(3)), 'its score, to 3 significant digits');
 
   // picked: the layer and the head below are its own
@@ -112,6 +113,17 @@ test('a learner opens "A trained model", types a sentence, repeats it, and follo
     const expected = trace.layers[layer - 1].weights[head][i];
     for (const [j, w] of Object.entries(row)) assert.equal(w, expected[j], 'the flow shows the trace\'s weights');
   }
+  // what the learner came to see: over the second copy the head looks at the character after
+  // the earlier twin, and the model predicts the copy far better than it read the first time
+  const L = sentence.length, weights = trace.layers[layer - 1].weights[head];
+  const argmax = (xs) => xs.indexOf(Math.max(...xs));
+  const copy = Array.from({ length: L - 1 }, (_, k) => L + 1 + k);
+  const onTwin = copy.filter((i) => argmax(weights[i]) === i - L).length;
+  const meanOnTwin = copy.reduce((sum, i) => sum + weights[i][i - L], 0) / copy.length;
+  assert.ok(onTwin >= 0.6 * copy.length && meanOnTwin >= 0.3, `the induction head's heaviest key is the twin's successor at ${onTwin} of ${copy.length} positions (mean weight ${meanOnTwin.toFixed(2)})`);
+  const guessed = (from, to) => Array.from({ length: to - from }, (_, d) => from + d).filter((i) => trace.vocab[argmax(trace.log_probs[i])] === `${sentence} ${sentence}`[i + 1]).length;
+  const second = guessed(L + 1, 2 * L), first = guessed(0, L - 1);
+  assert.ok(second >= 0.6 * (L - 1) && second > first, `the copy's next characters guessed ${second} of ${L - 1} times (the first time ${first})`);
   await done(page);
 });
 
@@ -207,7 +219,7 @@ test('a link reopens the same numbers; a random setting in it is named beside it
   const weights = await drawn(page.locator('ap-heatmap[key="weights"]').nth(1));
   await weights.locator('td[data-row="3"][data-col="1"]').click();
   const panel = page.locator('ap-derivation');
-  await panel.locator('table').waitFor();
+  await panel.locator('table').first().waitFor();
   const result = await panel.evaluate((el) => Number([...el.shadowRoot.querySelectorAll('.result')].pop().querySelector('[title]').title.replace('\u2212', '-')));
   assert.ok(Math.abs(result - expected.layers[1].weights[1][3][1]) < 1e-7, `${result}`);
   assert.match(await textOf(panel), /“l” → “e” \(row 3, column 1\), head 1/);

@@ -305,13 +305,9 @@ json derive_text(const std::string& request) {
     if (r.contains("layer") && !json_read::integral(r.at("layer"), 0, model->shape.layers - 1, layer)) {
       return error_json(error_at("layer", "must be a whole number from 0 to " + std::to_string(model->shape.layers - 1)));
     }
-    std::vector<int> ids;
-    for (const std::string& t : spec.value().tokens) ids.push_back(token_id(t));
-    const auto trace = run_model(*model, ids);
+    const auto trace = run_model(*model, token_ids(spec.value().tokens));
     if (!trace) return error_json(trace.error());
-    const auto& in = trace.value().layers[static_cast<std::size_t>(layer)];
-    spec = layer_spec(*model, in.tokens, in.parameters.X, static_cast<std::size_t>(layer));
-    if (!spec) return error_json(spec.error());
+    spec = trace.value().specs[static_cast<std::size_t>(layer)];
   }
   if (r.contains("matrix") && !r.at("matrix").is_string()) return error_json(error_at("matrix", "must be scores, weights or output"));
   // An index that is missing or not a whole number is -1 (refused by derive), head defaults to 0.

@@ -32,19 +32,13 @@ class Text {
   std::string s_;
 };
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
 std::string literal(const Matrix& m, bool vector) {
   Text o;
   o << "np.array(";
   if (!vector) o << "[";
   for (long r = 0; r < m.rows(); ++r) {
     o << (r ? ", [" : "[");
-    for (long c = 0; c < m.cols(); ++c) o << (c ? ", " : "") << num(m(r, c));
+    for (long c = 0; c < m.cols(); ++c) o << (c ? ", " : "") << python_number(m(r, c));
     o << "]";
   }
   if (!vector) o << "]";
@@ -117,10 +111,10 @@ void emit_scores(Text& o, const Spec& s, const std::string& q, const std::string
 }
 
 void emit_scale(Text& o, const Spec& s) {
-  if (s.scale) o << "scale = " << num(*s.scale) << "  # given in the spec\n";
+  if (s.scale) o << "scale = " << python_number(*s.scale) << "  # given in the spec\n";
   else if (s.score == ScoreKind::scaled_dot) o << "scale = 1 / np.sqrt(d_k)\n";
   else o << "scale = 1.0\n";
-  o << "temperature = " << num(s.temperature) << "\n";
+  o << "temperature = " << python_number(s.temperature) << "\n";
 }
 
 void emit_weights(Text& o, const Spec& s, const std::string& indent, const std::string& target,
@@ -291,7 +285,7 @@ std::string numpy_program(const Spec& s) {
     }
     if (rope) {
       o << "\n# Rotary positions: each pair of a head's query and key columns turns by position x theta_i.\n"
-        << "rope_base, interleaved = " << num(s.rope_base) << ", " << (s.rope_style == RopeStyle::interleaved ? "True" : "False") << "\n"
+        << "rope_base, interleaved = " << python_number(s.rope_base) << ", " << (s.rope_style == RopeStyle::interleaved ? "True" : "False") << "\n"
         << kRope
         << "rope_angles = np.arange(max(n, m))[:, None] * (rope_base ** (-2 * np.arange(d_k // 2) / d_k))[None, :]\n"
         << "Q_rope = rope(" << Q << ", np.arange(n))\n"
@@ -303,7 +297,7 @@ std::string numpy_program(const Spec& s) {
         << "alibi_slopes = np.array(slopes_of(heads))\n"
         << "bias = -alibi_slopes[:, None, None] * np.abs(np.arange(n)[:, None] - np.arange(m)[None, :])  # (heads, n, m)\n";
     }
-    if (s.softcap) o << "softcap = " << num(*s.softcap) << "\n";
+    if (s.softcap) o << "softcap = " << python_number(*s.softcap) << "\n";
     switch (s.mask) {
       case MaskKind::none: o << "visible = np.ones((n, m), dtype=bool)\n"; break;
       case MaskKind::causal: o << "visible = np.tril(np.ones((n, n), dtype=bool))  # no look at the future\n"; break;

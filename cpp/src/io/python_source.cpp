@@ -55,4 +55,10 @@ std::string python_comment(const std::string& text) {
   return out;
 }
 
+std::string python_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
 }  // namespace attention

@@ -172,16 +172,13 @@ namespace {
 Result<json> run_model_trace(const Spec& s, const Numbers& out) {
   const LanguageModel* model = installed_model();
   if (!model) return error_at("model", "the trained model's weights are not loaded");
-  std::vector<int> ids;
-  for (const std::string& t : s.tokens) ids.push_back(token_id(t));
-  ATTENTION_TRY(t, run_model(*model, ids));
+  ATTENTION_TRY(t, run_model(*model, token_ids(s.tokens)));
   json j = {{"tokens", t.tokens}, {"vocab", model->vocab}, {"layers", json::array()}, {"head_scores", json::array()},
             {"probe_head_scores", json::array()}};
   for (std::size_t l = 0; l < t.layers.size(); ++l) {
     const auto& layer = t.layers[l];
     json shown = walk(self_trace_schema(), &layer, layer.parameters, out);
-    ATTENTION_TRY(spec, layer_spec(*model, layer.tokens, layer.parameters.X, l));
-    shown["spec"] = to_json(spec);  // the layer's attention as a self-attention spec (its matrices aside)
+    shown["spec"] = to_json(t.specs[l]);  // the layer's attention as a self-attention spec (its matrices aside)
     j["layers"].push_back(std::move(shown));
     j["head_scores"].push_back(head_scores_json(layer.head_scores));
   }

@@ -11,7 +11,7 @@
 namespace attention {
 
 namespace {
-constexpr const char* kFormat = "attention-playground language model 1";
+constexpr const char* kFormat = "attention-playground language model 2";
 
 template <class M, class W>
 std::vector<std::pair<std::string, M*>> tensors(W& w) {
@@ -78,6 +78,12 @@ int token_id(const std::string& entry) {
   return -1;
 }
 
+std::vector<int> token_ids(const std::vector<std::string>& tokens) {
+  std::vector<int> ids;
+  for (const std::string& t : tokens) ids.push_back(token_id(t));
+  return ids;
+}
+
 std::vector<int> encode_text(const std::string& text) {
   std::vector<int> ids;
   for (std::size_t i = 0; i < text.size();) {
@@ -100,7 +106,8 @@ std::string write_model(const LanguageModel& model) {
                              {"context", model.shape.context},
                              {"d_model", model.shape.d_model},
                              {"heads", model.shape.heads},
-                             {"layers", model.shape.layers}}},
+                             {"layers", model.shape.layers},
+                             {"rope_base", model.shape.rope_base}}},
                            {"vocab", model.vocab},
                            {"card", model.card}};
   nlohmann::json shapes = nlohmann::json::array();
@@ -137,6 +144,9 @@ Result<LanguageModel> read_model(const std::string& bytes) {
       !whole("heads", shape.heads) || !whole("layers", shape.layers) || !header.contains("vocab") || !header["vocab"].is_array()) {
     return bad("has a header without its shape or vocabulary");
   }
+  const auto& rope = header["shape"].contains("rope_base") ? header["shape"]["rope_base"] : nlohmann::json();
+  if (!rope.is_number() || !(rope.get<double>() > 0) || !(rope.get<double>() < 1e12)) return bad("has no RoPE base");
+  shape.rope_base = rope.get<double>();
   for (const auto& entry : header["vocab"]) {
     if (!entry.is_string()) return bad("has a vocabulary entry that is not a string");
     model.vocab.push_back(entry.get<std::string>());
@@ -145,6 +155,7 @@ Result<LanguageModel> read_model(const std::string& bytes) {
   const LmShape& s = model.shape;
   if (s.vocabulary != static_cast<long>(character_vocabulary().size()) || model.vocab != character_vocabulary() || s.context < 1 ||
       s.context > 4096 || s.d_model < 1 || s.d_model > 1024 || s.heads < 1 || s.d_model % s.heads != 0 || s.layers < 1 ||
+      (s.d_model / s.heads) % 2 != 0 ||
       s.layers > 16) {
     return bad("has a shape or vocabulary this version cannot read");
   }
@@ -169,10 +180,15 @@ Result<LanguageModel> read_model(const std::string& bytes) {
   return model;
 }
 
+namespace {
+// Layer l as the playground's self-attention spec (what run_model runs, and what a clicked cell
+// of the layer is derived from).
 Result<Spec> layer_spec(const LanguageModel& model, const std::vector<std::string>& tokens, const Matrix& X, std::size_t l) {
-  // The spec parser fills every other setting with its default (scaled dot product, no positions).
-  ATTENTION_TRY(spec, parse_spec(nlohmann::json{{"tokens", std::vector<std::string>(tokens.size(), "t")},
-                                                {"d_model", model.shape.d_model}, {"heads", model.shape.heads}, {"mask", "causal"}}));
+  // The spec parser fills every other setting with its default (the scaled dot product).
+  nlohmann::json settings{{"tokens", std::vector<std::string>(tokens.size(), "t")},
+                          {"d_model", model.shape.d_model}, {"heads", model.shape.heads}, {"mask", "causal"},
+                          {"positional", "rope"}, {"rope_base", model.shape.rope_base}};
+  ATTENTION_TRY(spec, parse_spec(settings));
   const LmLayer& layer = model.weights.layers[l];
   spec.tokens = tokens;
   spec.X = X;
@@ -182,6 +198,8 @@ Result<Spec> layer_spec(const LanguageModel& model, const std::vector<std::strin
   spec.W_o = layer.W_o;
   return spec;
 }
+
+}  // namespace
 
 Result<LmTrace> run_model(const LanguageModel& model, const std::vector<int>& ids) {
   const LmShape& s = model.shape;
@@ -202,6 +220,7 @@ Result<LmTrace> run_model(const LanguageModel& model, const std::vector<int>& id
     ATTENTION_TRY(trace, run_self<double>(spec));
     x += trace.output;
     t.layers.push_back(std::move(trace));
+    t.specs.push_back(std::move(spec));
   }
   Matrix logits = x * w.W_U;  // (n, V)
   logits.rowwise() += w.b_U.row(0);

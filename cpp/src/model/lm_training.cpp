@@ -2,11 +2,44 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
+#include "attention/core/rope.hpp"
+#include "attention/io/json_read.hpp"
+#include "attention/train/trainer.hpp"
 #include "attention/kernel/small_product.hpp"
 #include "attention/kernel/softmax_numerators.hpp"
 
 namespace attention {
+
+namespace {
+
+// RoPE on a batch, as rope_rotate turns one sequence (the same sums, so the same numbers): row
+// e n + i is at position i, and pair k of every head's columns (2k, 2k + 1) turns by the angle
+// i theta_k. direction -1 turns back: the transpose, which carries a gradient to the unturned rows.
+struct Turns {
+  Matrix cos, sin;  // (n, d_k/2)
+  Turns(const LmShape& s, long n) {
+    const Matrix angles = rope_angles(n, s.d_model / s.heads, s.rope_base);
+    cos = angles.array().cos();
+    sin = angles.array().sin();
+  }
+  void apply(Matrix& x, double direction) const {
+    const long n = cos.rows(), half = cos.cols(), dk = 2 * half;
+    for (long r = 0; r < x.rows(); ++r) {
+      for (long k = 0; k < half; ++k) {
+        const double c = cos(r % n, k), s = direction * sin(r % n, k);
+        for (long block = 0; block < x.cols(); block += dk) {
+          const double u = x(r, block + 2 * k), v = x(r, block + 2 * k + 1);
+          x(r, block + 2 * k) = u * c - v * s;
+          x(r, block + 2 * k + 1) = u * s + v * c;
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
 
 // Every product goes through multiply_small, whose order of sums is fixed: a step natively and
 // in wasm gives the same numbers (Eigen's GEMM blocks by the machine's vector width), and in
@@ -16,6 +49,7 @@ LmBatchPass lm_forward(const LmShape& s, const LmWeights& w, const std::vector<s
   const long d = s.d_model, h = s.heads, dk = d / h, V = s.vocabulary;
   const double scale = 1.0 / std::sqrt(static_cast<double>(dk));
   LmBatchPass f;
+  const Turns turns(s, n);
   Matrix x(B * n, d);
   for (long e = 0; e < B; ++e) {
     for (long i = 0; i < n; ++i) x.row(e * n + i) = w.E.row(windows[static_cast<std::size_t>(e)][static_cast<std::size_t>(i)]) + w.P.row(i);
@@ -25,6 +59,8 @@ LmBatchPass lm_forward(const LmShape& s, const LmWeights& w, const std::vector<s
     const Matrix& X = f.x.back();
     f.Q.push_back(multiply_small(X, layer.W_q));
     f.K.push_back(multiply_small(X, layer.W_k));
+    turns.apply(f.Q.back(), 1);
+    turns.apply(f.K.back(), 1);
     f.V.push_back(multiply_small(X, layer.W_v));
     Matrix concat(B * n, d);
     std::vector<Matrix> attention;
@@ -68,6 +104,7 @@ LmWeights lm_backward(const LmShape& s, const LmWeights& w, const std::vector<st
   const long d = s.d_model, h = s.heads, dk = d / h;
   const double scale = 1.0 / std::sqrt(static_cast<double>(dk));
   LmWeights g = zeros_like(w);
+  const Turns turns(s, n);
 
   // Cross-entropy through softmax: d logits = (probabilities - one_hot(next token)) / (B n).
   Matrix d_logits = f.probabilities / static_cast<double>(B * n);  // (B*n, V)
@@ -101,6 +138,8 @@ LmWeights lm_backward(const LmShape& s, const LmWeights& w, const std::vector<st
         multiply_small(d_scores.transpose(), f.Q[L].block(e * n, i * dk, n, dk), d_K.block(e * n, i * dk, n, dk));
       }
     }
+    turns.apply(d_Q, -1);  // so far the gradients of the turned rows
+    turns.apply(d_K, -1);
     grad.W_q = multiply_small(f.x[L].transpose(), d_Q);
     grad.W_k = multiply_small(f.x[L].transpose(), d_K);
     grad.W_v = multiply_small(f.x[L].transpose(), d_V);
@@ -116,6 +155,51 @@ LmWeights lm_backward(const LmShape& s, const LmWeights& w, const std::vector<st
     }
   }
   return g;
+}
+
+const std::vector<Setting>& lm_training_settings() {
+  static const LmTrainingSettings d;
+  static const std::string seed = std::to_string(d.seed), batch = std::to_string(d.batch_size), rate = nlohmann::json(d.learning_rate).dump(),
+                           share = nlohmann::json(d.repeat_share).dump(), text = nlohmann::json(d.text_repeats).dump(), steps = std::to_string(d.short_steps), windows = std::to_string(d.eval_windows);
+  static const std::vector<Setting> table = {
+      {"seed", "integer", seed.c_str(), "Seed of the initial weights and of the batches (which windows of the text, which of them hold a repeated span): the same seed gives the same run.",
+       {}, 0, 4294967295LL},
+      {"learning_rate", "number", rate.c_str(), "Adam's step size: larger learns faster at first, and too large diverges.", {}, 0, 1},
+      {"batch_size", "integer", batch.c_str(), "Windows of text per step: more make a step slower and its gradient less noisy.", {}, 1, 64},
+      {"repeat_share", "share", share.c_str(),
+       "The share of windows in which a span of random characters is written twice in a row: repeated text is what an induction head is for, and on plain text the heads form much later.",
+       {}, 0, 1},
+      {"text_repeats", "share", text.c_str(),
+       "The share of the repeated spans that are the text itself written again rather than random characters: random spans make the heads form soonest, and text teaches them to copy words.",
+       {}, 0, 1},
+      {"short_steps", "integer", steps.c_str(),
+       "The first steps read windows of 32 characters, then 128: the heads form several times sooner on short windows, and RoPE carries them to every distance.",
+       {}, 0, 1000000},
+      {"eval_windows", "integer", windows.c_str(), "Held-out windows of 129 characters the held-out loss is the mean over.", {}, 1, 64},
+  };
+  return table;
+}
+
+Result<LmTrainingSettings> parse_lm_training(const nlohmann::json& j) {
+  if (!j.is_object()) return error_at("", "the settings must be a JSON object, got " + json_read::show(j));
+  if (auto bad = json_read::unknown_key(j, lm_training_settings(), "language-model training")) return *bad;
+  for (const Setting& row : lm_training_settings()) {
+    if (j.contains(row.key)) {
+      if (auto bad = refused(j, row)) return *bad;
+    }
+  }
+  LmTrainingSettings s;
+  const auto whole = [&](const char* k, auto& out) {
+    if (j.contains(k)) out = static_cast<std::remove_reference_t<decltype(out)>>(j.at(k).get<std::int64_t>());
+  };
+  whole("seed", s.seed);
+  whole("batch_size", s.batch_size);
+  whole("short_steps", s.short_steps);
+  whole("eval_windows", s.eval_windows);
+  if (j.contains("learning_rate")) s.learning_rate = j.at("learning_rate").get<double>();
+  if (j.contains("repeat_share")) s.repeat_share = j.at("repeat_share").get<double>();
+  if (j.contains("text_repeats")) s.text_repeats = j.at("text_repeats").get<double>();
+  return s;
 }
 
 std::vector<std::vector<HeadScores>> probe_head_scores(const LanguageModel& model, long length, std::uint32_t seed) {
@@ -158,7 +242,7 @@ LmTrainer::LmTrainer(const LmTrainingSettings& settings, std::vector<int> train,
       batches_(settings.seed + 1) {}
 
 double LmTrainer::step() {
-  const long n = settings_.shape.context;
+  const long n = optimizer_.steps() < settings_.short_steps ? std::min(settings_.short_context, settings_.shape.context) : settings_.shape.context;
   const auto span = [&](long length) {
     const long start = static_cast<long>(batches_.randint(train_.size() - static_cast<std::size_t>(length)));
     return std::vector<int>(train_.begin() + start, train_.begin() + start + length);
@@ -171,8 +255,11 @@ double LmTrainer::step() {
       const long shortest = std::min<long>(8, longest);
       const long length = shortest + static_cast<long>(batches_.randint(static_cast<std::uint64_t>(longest - shortest + 1)));
       const long at = static_cast<long>(batches_.randint(static_cast<std::uint64_t>(n + 2 - 2 * length)));  // 0 to n + 1 - 2 length
+      const bool text = batches_.uniform() < settings_.text_repeats;
       for (long i = 0; i < length; ++i) {
-        w[static_cast<std::size_t>(at + i)] = w[static_cast<std::size_t>(at + length + i)] = 2 + static_cast<int>(batches_.randint(95));
+        auto& first = w[static_cast<std::size_t>(at + i)];
+        if (!text) first = 2 + static_cast<int>(batches_.randint(95));
+        w[static_cast<std::size_t>(at + length + i)] = first;
       }
     }
     windows.push_back(std::move(w));

@@ -59,9 +59,9 @@ std::string number_text(double d) {
   return buf;
 }
 
-// Why the value of `row` in `j` does not fit the row, or nothing: the one place the table's
-// choices and ranges are read. A length must also fit its task, whose range lies within the row's.
-std::optional<Error> refused(const json& j, const Setting& row, const TaskInfo& task) {
+}  // namespace
+
+std::optional<Error> refused(const json& j, const Setting& row, const TaskInfo* task) {
   const json& v = j.at(row.key);
   const std::string kind = row.kind;
   if (kind == "enum") {
@@ -69,6 +69,9 @@ std::optional<Error> refused(const json& j, const Setting& row, const TaskInfo& 
     if (!choice) return choice.error();
   } else if (kind == "boolean") {
     if (!v.is_boolean()) return error_at(row.key, "must be true or false, got " + show(v));
+  } else if (kind == "share") {  // a fraction: from 0 to 1, both included
+    const double d = v.is_number() ? v.get<double>() : NAN;
+    if (!(d >= 0 && d <= 1)) return error_at(row.key, "must be a number from 0 to 1, got " + show(v));
   } else if (kind == "number") {  // a rate or a size: above min, never at it
     const double d = v.is_number() ? v.get<double>() : NAN;
     if (!(d > static_cast<double>(row.min) && d <= static_cast<double>(row.max))) {
@@ -76,18 +79,16 @@ std::optional<Error> refused(const json& j, const Setting& row, const TaskInfo& 
                                    std::to_string(row.max) + ", got " + show(v));
     }
   } else {  // integer
-    const bool per_task = std::string(row.key) == "length";
-    const std::int64_t lo = per_task ? task.min_length : row.min, hi = per_task ? task.max_length : row.max;
+    const bool per_task = task && std::string(row.key) == "length";
+    const std::int64_t lo = per_task ? task->min_length : row.min, hi = per_task ? task->max_length : row.max;
     std::int64_t whole;  // not json_read::get_int: long is 32 bits in wasm, too few for the seed
     if (!integral(v, lo, hi, whole)) {
       return error_at(row.key, "must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                                   (per_task ? std::string(" for task ") + task.name : "") + ", got " + show(v));
+                                   (per_task ? std::string(" for task ") + task->name : "") + ", got " + show(v));
     }
   }
   return std::nullopt;
 }
-
-}  // namespace
 
 Result<TrainingSettings> parse_training(const json& j) {
   if (!j.is_object()) return error_at("", "the training settings must be a JSON object, got " + show(j));
@@ -101,7 +102,7 @@ Result<TrainingSettings> parse_training(const json& j) {
   const TaskInfo& task = task_catalog()[static_cast<std::size_t>(std::max(find_task(named), 0))];
   for (const Setting& row : training_settings()) {
     if (!has(row.key)) continue;
-    if (auto bad = refused(j, row, task)) return *bad;
+    if (auto bad = refused(j, row, &task)) return *bad;
   }
 
   // Then read: each value present is known to be valid.

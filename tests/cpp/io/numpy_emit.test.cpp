@@ -208,7 +208,7 @@ print(_json.dumps({'log_probs': log_probs.tolist(), 'tokens': tokens,
   CHECK_CLOSE_JSON(trace["log_probs"], py["log_probs"], tol::against_numpy);
   REQUIRE(py["layers"].size() == trace["layers"].size());
   for (std::size_t l = 0; l < py["layers"].size(); ++l) {
-    for (const char* key : {"X", "Q", "K", "V", "scores", "weights", "heads", "output"}) {
+    for (const char* key : {"X", "Q", "K", "V", "Q_rope", "K_rope", "scores", "weights", "heads", "output"}) {
       INFO("layer " << l << " " << key);
       CHECK_CLOSE_JSON(trace["layers"][l][key], py["layers"][l][key], tol::against_numpy);
     }

@@ -36,7 +36,7 @@ const json& shipped_fixture() {
 
 LmShape shape_of(const json& j) {
   return LmShape{j["vocabulary"].get<long>(), j["context"].get<long>(), j["d_model"].get<long>(), j["heads"].get<long>(),
-                 j["layers"].get<long>()};
+                 j["layers"].get<long>(), j["rope_base"].get<double>()};
 }
 
 LanguageModel small_model() {
@@ -201,6 +201,15 @@ TEST_CASE("a damaged weights file is refused, naming the model", "[model]") {
     other = h;
     other["vocab"][5] = 5;
     refused(other.dump() + bytes.substr(header), "not a string");
+    for (const json& base : {json(), json(0), json(-1), json("10000")}) {
+      other = h;
+      if (base.is_null()) other["shape"].erase("rope_base");
+      else other["shape"]["rope_base"] = base;
+      refused(other.dump() + bytes.substr(header), "no RoPE base");
+    }
+    other = h;
+    other["shape"]["heads"] = 8;  // d_k 1: RoPE turns pairs of columns
+    refused(other.dump() + bytes.substr(header), "shape or vocabulary");
   }
 }
 

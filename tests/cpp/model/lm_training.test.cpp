@@ -28,7 +28,7 @@ const json& fixture() {
 LmShape small_shape() {
   const json& j = fixture()["shape"];
   return LmShape{j["vocabulary"].get<long>(), j["context"].get<long>(), j["d_model"].get<long>(), j["heads"].get<long>(),
-                 j["layers"].get<long>()};
+                 j["layers"].get<long>(), j["rope_base"].get<double>()};
 }
 
 LmWeights small_weights() { return attention::init_weights(small_shape(), fixture()["seed"].get<std::uint32_t>()); }
@@ -61,6 +61,7 @@ attention::LmTrainingSettings tiny_settings(std::uint32_t seed) {
   s.batch_size = 4;
   s.repeat_share = 0.5;
   s.eval_windows = 2;
+  s.short_steps = 2;  // steps 0 and 1 read windows of short_context tokens
   return s;
 }
 
@@ -189,27 +190,31 @@ TEST_CASE("LmTrainer draws its batches and steps as its header documents", "[mod
   LmWeights w = attention::init_weights(settings.shape, settings.seed);
   CHECK(same_weights(trainer.weights(), w));
 
-  // The header's recipe, written out again: one stream from seed + 1; per window a start
-  // (randint), u = rand(), and when u < repeat_share a span of 8 + randint(57) tokens at a
-  // place (randint) replaced by random printable characters (randint(95)), written twice.
+  // The header's recipe, written out again: one stream from seed + 1; per window of n + 1 tokens
+  // (n = 32 for the short steps, then 128) a start (randint), u = rand(), and when u <
+  // repeat_share a span of 8 + randint(9) tokens (8 + randint(57) at n = 128) at a place
+  // (randint); then v = rand(), and when v < text_repeats the span's text is written again after
+  // it, else the span becomes random printable characters (randint(95)), written twice.
   attention::NumpyRandom rng(settings.seed + 1);
   attention::Optimizer opt({attention::OptimizerKind::adam, settings.learning_rate},
                            attention::tensors_of(attention::named(std::as_const(w))));
-  const long n = settings.shape.context;
-  long repeated = 0;
+  long repeated = 0, texts = 0;
   for (int step = 0; step < 3; ++step) {
+    const long n = step < 2 ? 32 : 128;
     std::vector<std::vector<int>> windows;
     for (long b = 0; b < settings.batch_size; ++b) {
       const auto start = static_cast<long>(rng.randint(train.size() - static_cast<std::size_t>(n + 1)));
       std::vector<int> window(train.begin() + start, train.begin() + start + n + 1);
       if (rng.uniform() < settings.repeat_share) {
-        const auto length = static_cast<long>(8 + rng.randint(57));
+        const auto length = static_cast<long>(8 + rng.randint(n == 32 ? 9 : 57));
         const auto at = static_cast<long>(rng.randint(static_cast<std::uint64_t>(n + 2 - 2 * length)));
+        const bool text = rng.uniform() < settings.text_repeats;
         for (long i = 0; i < length; ++i) {
-          const int random = 2 + static_cast<int>(rng.randint(95));
-          window[static_cast<std::size_t>(at + i)] = window[static_cast<std::size_t>(at + length + i)] = random;
+          if (!text) window[static_cast<std::size_t>(at + i)] = 2 + static_cast<int>(rng.randint(95));
+          window[static_cast<std::size_t>(at + length + i)] = window[static_cast<std::size_t>(at + i)];
         }
         ++repeated;
+        texts += text;
       }
       windows.push_back(window);
     }
@@ -223,6 +228,8 @@ TEST_CASE("LmTrainer draws its batches and steps as its header documents", "[mod
   CHECK(trainer.steps() == 3);
   CHECK(repeated > 0);  // both kinds of window were drawn
   CHECK(repeated < 3 * settings.batch_size);
+  CHECK(texts > 0);  // both kinds of span were drawn
+  CHECK(texts < repeated);
   CHECK(trainer.held_out_loss() == attention::text_loss(settings.shape, w, held_out, settings.eval_windows));
 }
 
@@ -241,6 +248,35 @@ TEST_CASE("LmTrainer gives the same weights for the same settings and text", "[m
   CHECK_FALSE(same_weights(a.weights(), other.weights()));
 }
 
+TEST_CASE("the training settings come from their table: defaults, ranges, and every key refused by name", "[model]") {
+  const auto parsed = attention::parse_lm_training(json::object());
+  REQUIRE(parsed);
+  const attention::LmTrainingSettings defaults;
+  CHECK(parsed.value().learning_rate == defaults.learning_rate);
+  CHECK(parsed.value().short_steps == defaults.short_steps);
+  for (const auto& row : attention::lm_training_settings()) {
+    INFO(row.key);
+    CHECK(!json::parse(row.fallback).is_null());  // every row says its default
+  }
+  const auto read = attention::parse_lm_training(
+      json{{"seed", 7}, {"learning_rate", 0.02}, {"batch_size", 16}, {"repeat_share", 0}, {"short_steps", 0}, {"eval_windows", 3}});
+  REQUIRE(read);
+  CHECK(read.value().seed == 7u);
+  CHECK(read.value().learning_rate == 0.02);
+  CHECK(read.value().batch_size == 16);
+  CHECK(read.value().repeat_share == 0);
+  CHECK(read.value().short_steps == 0);
+  CHECK(read.value().eval_windows == 3);
+  const auto message = [](const json& j) { return attention::parse_lm_training(j).error().message; };
+  CHECK(message(json{{"learning_rate", 0}}) == "learning_rate: must be a number greater than 0 and at most 1, got 0");
+  CHECK(message(json{{"batch_size", 65}}) == "batch_size: must be a whole number from 1 to 64, got 65");
+  CHECK(message(json{{"repeat_share", 1.5}}) == "repeat_share: must be a number from 0 to 1, got 1.5");
+  CHECK(message(json{{"seed", -1}}).rfind("seed: must be a whole number from 0 to 4294967295", 0) == 0);
+  CHECK(message(json{{"short_steps", "many"}}).rfind("short_steps:", 0) == 0);
+  CHECK(message(json{{"d_model", 8}}).find("d_model") != std::string::npos);
+  CHECK(message(json::array()).find("JSON object") != std::string::npos);
+}
+
 TEST_CASE("unigram_loss is the add-one unigram cross-entropy", "[model]") {
   // counts over V = 5 with one added to each: id 2 -> 3, id 3 -> 2, the rest 1; total 3 + 5
   const double expected = -(std::log(3.0 / 8) + std::log(1.0 / 8)) / 2;
@@ -251,7 +287,7 @@ TEST_CASE("unigram_loss is the add-one unigram cross-entropy", "[model]") {
 }
 
 TEST_CASE("text_loss is the loss of windows of context + 1 tokens side by side", "[model]") {
-  const LmShape s{97, 16, 8, 2, 2};
+  const LmShape s{97, 16, 8, 2, 2, 10000};
   const LmWeights w = attention::init_weights(s, 2);
   const std::vector<int> text = attention::encode_text(kSentences);  // 130 ids: 7 whole windows of 17
   REQUIRE(text.size() >= 7 * 17u);

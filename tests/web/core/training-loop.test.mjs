@@ -149,6 +149,14 @@ test('the settle rule reads metrics without an accuracy', () => {
   assert.deepEqual(settling().see({ step: 3, eval_loss: NaN }), { reason: 'diverged', step: 3 });
 });
 
+test('the flat rule counts from the step it is given: a loss flat before it does not pause', () => {
+  const watch = settling({ window: 100, drop: 0.02, from: 1000 });
+  for (let step = 0; step < 1000; step += 50) assert.equal(watch.see({ step, eval_loss: 2.9 }), null);
+  assert.equal(watch.see({ step: 1000, eval_loss: 2.9 }), null);
+  assert.deepEqual(watch.see({ step: 1100, eval_loss: 2.89 }), { reason: 'flat', step: 1100, since: 1000 });
+  assert.deepEqual(watch.see({ step: 1101, eval_loss: NaN }), { reason: 'diverged', step: 1101 });
+});
+
 test('withCard leaves a file without a header line as it is', () => {
   const bytes = new Uint8Array([1, 2, 3]);
   assert.equal(withCard(bytes, {}), bytes);

@@ -164,7 +164,7 @@ export interface AttentionCore {
 export function unpack(packed: PackedTrace): Trace | SpecError;
 
 /** The settings of a language-model run (the trained model's architecture learning from a text). */
-export interface LmSettings { seed?: number; batch_size?: number; learning_rate?: number; repeat_share?: number; eval_windows?: number }
+export interface LmSettings { seed?: number; learning_rate?: number; batch_size?: number; repeat_share?: number; text_repeats?: number; short_steps?: number; eval_windows?: number }
 
 /** After some language-model steps: the mean loss of their batches and the held-out loss (nats per
  *  character), and every head's previous-token and induction score ([layer][head]) on a probe of
@@ -173,7 +173,8 @@ export interface LmMetrics { step: number; loss: number; eval_loss: number; prev
 
 /** The training module: one tiny attention model trained by gradient descent (one run at a time). */
 export interface Training {
-  tasks(): { tasks: TaskInfo[]; settings: Setting[] };
+  /** The tasks, the trainer's settings table, and the language model's (lmStart's keys). */
+  tasks(): { tasks: TaskInfo[]; settings: Setting[]; language_model_settings: Setting[] };
   /** A new run from step 0 (the previous one ends), or the error naming the setting at fault. */
   start(settings: TrainingSettings | string): { settings: Required<TrainingSettings> } | SpecError;
   /** `count` optimisation steps (1 to 1000) on fresh batches. */

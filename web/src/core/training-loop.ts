@@ -77,8 +77,10 @@ const LM_SLICE_MS = 400;
 /** What a settle rule reads of the metrics: the language model's have no accuracy. */
 type Seen = Pick<TrainingMetrics, 'step' | 'eval_loss'> & { accuracy?: number };
 
-/** Watches the metrics of a play run and says when it has settled (null while it has not). */
-export function settling({ window = FLAT_WINDOW, drop = FLAT_DROP } = {}): { room(at: number): number; see(m: Seen): TrainingStop | null } {
+/** Watches the metrics of a play run and says when it has settled (null while it has not). The
+ *  flat rule counts from step `from`: the language model's held-out loss, on long windows, stays
+ *  flat while it trains on short ones. */
+export function settling({ window = FLAT_WINDOW, drop = FLAT_DROP, from = 0 } = {}): { room(at: number): number; see(m: Seen): TrainingStop | null } {
   let solvedSince: number | null = null;
   let best = Infinity, fellAt: number | null = null;  // the held-out loss when it last fell by `drop`, and that step
   return {
@@ -89,6 +91,7 @@ export function settling({ window = FLAT_WINDOW, drop = FLAT_DROP } = {}): { roo
       if (m.accuracy !== undefined && m.accuracy >= 1) solvedSince ??= m.step;
       else solvedSince = null;
       if (solvedSince !== null && m.step >= solvedSince + SOLVED_HOLD) return { reason: 'solved', step: m.step, since: solvedSince };
+      if (m.step < from) return null;
       if (fellAt === null || m.eval_loss < best * (1 - drop)) {
         best = m.eval_loss;
         fellAt = m.step;
@@ -333,7 +336,7 @@ export function trainingLoop(train: Training, post: (reply: TrainingReply) => vo
       if (playing) {
         rate = message.rate ?? 0;
         until = Math.min(message.until ?? Infinity, message.budget ? at + message.budget : Infinity);
-        watch = message.settle ? settling(language ? { window: LM_FLAT_WINDOW, drop: LM_FLAT_DROP } : undefined) : null;
+        watch = message.settle ? settling(language ? { window: LM_FLAT_WINDOW, drop: LM_FLAT_DROP, from: lm?.started.settings.short_steps } : undefined) : null;
         const seen = language ? lm?.metrics : last;
         if (watch && seen) watch.see(seen);  // a run already at 100% counts from where it was seen
       }

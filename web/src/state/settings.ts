@@ -53,7 +53,7 @@ export interface PageRow extends Partial<Pick<SettingDef, 'label' | 'kind' | 'st
 }
 
 // The widget for a kind of the core's table: a row the page adds nothing to is drawn with it.
-const WIDGET: Record<string, Kind> = { string: 'text', integer: 'int', number: 'number', boolean: 'bool', enum: 'select', init: 'select', mask: 'select' };
+const WIDGET: Record<string, Kind> = { string: 'text', integer: 'int', number: 'number', share: 'number', boolean: 'bool', enum: 'select', init: 'select', mask: 'select' };
 
 /** A row of the core's table, completed by what the page adds to it. */
 export function declared(core: CoreSetting, row: PageRow = {}): SettingDef {

@@ -5,12 +5,13 @@
 // scripts/settings-table.mjs), which also checks every value the page sends; a row here adds
 // only a label and a widget. `speed` is the page's own: it changes how the run is shown.
 //
-// The "Language model" task is the page's too: the training module runs it through its own
-// functions (lmStart, lmStep), whose settings are the lm_* rows, shown only for that task, with
-// their defaults (those of lmStart) and ranges (those it checks) here.
+// The "Language model" task runs through the training module's own functions (lmStart, lmStep),
+// whose settings table (core-lm-settings.json, written beside the trainer's) gives the lm_* rows,
+// shown only for that task.
 import type { LmSettings, TrainingSettings } from '../core/attention.js';
 import { declared, type CoreSetting, type PageRow, type SettingDef, type State } from './settings.js';
 import CORE from './core-training-settings.json';
+import CORE_LM from './core-lm-settings.json';
 
 export const CORE_TRAINING_SETTINGS = CORE as CoreSetting[];
 
@@ -28,21 +29,25 @@ const task = row({ key: 'task', label: 'Task', kind: 'select' });
 task.options = [...task.options!, LANGUAGE_MODEL];
 task.help = `${task.help} Or language_model: the trained model's architecture (2 layers of 4 heads) learning from text.`;
 
-/** The language model's settings: what lmStart takes, its defaults and ranges. */
+/** The language model's settings: the core's table of what lmStart takes (its defaults and
+ *  ranges), as lm_* rows beside the synthetic tasks' (eval_windows is the page's to choose). */
+export const CORE_LM_SETTINGS = CORE_LM as CoreSetting[];
+function lmRow(key: string, page: PageRow): SettingDef {
+  const core = CORE_LM_SETTINGS.find((c) => c.key === key);
+  if (!core) throw new Error(`${key} is not in the core's language-model table`);
+  return { ...declared(core, page), key: `lm_${key}`, spec: false };  // not a key of the synthetic tasks' trainer
+}
 export const LM_ROWS: SettingDef[] = [
-  { key: 'lm_seed', label: 'Seed', kind: 'int', fallback: 1, min: 0, max: 4294967295,
-    help: 'Seed of the initial weights and of the batches (which windows of the fortunes, which of them hold a repeated span): the same seed gives the same run.' },
-  { key: 'lm_learning_rate', label: 'Learning rate', kind: 'number', step: 0.001, fallback: 0.01, min: 0.000001, max: 1,
-    help: 'Adam’s step size, from 0.000001 to 1. 0.01 trained the playground’s model; larger learns faster at first, and too large diverges.' },
-  { key: 'lm_batch_size', label: 'Batch size', kind: 'int', fallback: 8, min: 1, max: 64,
-    help: 'Windows of 129 characters per step, from 1 to 64: more make a step slower and its gradient less noisy.' },
-  { key: 'lm_repeat_share', label: 'Repeat share', kind: 'number', step: 0.05, fallback: 0.75, min: 0, max: 1,
-    help: 'The share of training windows, from 0 to 1, in which a span of 8 to 64 random characters is written twice in a row. Repeated text is what an induction head is for: '
-      + 'with it the heads have something to copy early; on the fortunes alone (0) they form much later.' },
+  lmRow('seed', { label: 'Seed' }),
+  lmRow('learning_rate', { label: 'Learning rate', step: 0.001 }),
+  lmRow('batch_size', { label: 'Batch size' }),
+  lmRow('repeat_share', { label: 'Repeat share', step: 0.05 }),
+  lmRow('text_repeats', { label: 'Text repeats', step: 0.05 }),
+  lmRow('short_steps', { label: 'Short-window steps', step: 100 }),
 ];
 
 /** The row of the setting the language model's `field` (lmStart's error) names. */
-export const LM_FIELD: Record<string, string> = { seed: 'lm_seed', learning_rate: 'lm_learning_rate', batch_size: 'lm_batch_size', repeat_share: 'lm_repeat_share', corpus: 'task' };
+export const LM_FIELD: Record<string, string> = { ...Object.fromEntries(LM_ROWS.map((d) => [d.key.slice(3), d.key])), corpus: 'task' };
 
 export const TRAINING: SettingDef[] = [
   task,
@@ -68,8 +73,7 @@ export function shownRows(state: State): SettingDef[] {
 
 /** The settings lmStart is given (every one: the page's defaults are lmStart's). */
 export function toLanguage(state: State): LmSettings {
-  return { seed: Number(state.lm_seed), learning_rate: Number(state.lm_learning_rate), batch_size: Number(state.lm_batch_size),
-    repeat_share: Number(state.lm_repeat_share) };
+  return Object.fromEntries(LM_ROWS.map((d) => [d.key.slice(3), Number(state[d.key])])) as LmSettings;
 }
 
 /** Why a value the table's parser took is still out of the row's range (the number rows'

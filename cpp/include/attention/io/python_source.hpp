@@ -15,4 +15,7 @@ std::string python_string(const std::string& utf8);
 // written as \uNNNN, so the comment ends where the line does.
 std::string python_comment(const std::string& text);
 
+// A float literal that reads back as exactly `v` (%.17g); v must be finite.
+std::string python_number(double v);
+
 }  // namespace attention

@@ -91,7 +91,7 @@ struct SpecField {
 // ranges and choices, `--help`, the binding's settings() and the page's controls all read it.
 struct Setting {
   const char* key;
-  const char* kind;        // "string", "integer", "number", "boolean", "enum", "init", "mask", "matrix", ...
+  const char* kind;        // "string", "integer", "number", "share" (0 to 1), "boolean", "enum", "init", "mask", "matrix", ...
   const char* fallback;    // the default, as JSON text ("" when derived)
   const char* help;        // one sentence for the CLI usage and the page's tooltip
   std::vector<std::string> choices = {};  // enum: every value

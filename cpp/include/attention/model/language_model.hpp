@@ -5,12 +5,18 @@
 // a pattern on the page and nothing else hides the computation; two layers are the fewest in
 // which induction heads can form (a head of layer 1 reads what a previous-token head of
 // layer 0 wrote). Tokens are characters, so every token is a letter a learner can see.
+// Positions twice: RoPE in every layer makes a head's pattern depend on how far back a key is,
+// so heads learned on short windows work on long ones (with absolute positions alone, induction
+// heads had not formed at context 128 in 6000 steps); the learned P, from the sinusoidal
+// encoding, adds what every position shares (its slow columns), which queries and keys without
+// a bias need to look one back regardless of the token (with RoPE alone, the previous-token
+// heads had not formed in 2500 steps).
 //
-//   x_0 = E[tokens] + P[0:n]                                   (n, d)   P learned, from the sinusoidal encoding
-//   layer l: a_l = attention(x_l; W_q, W_k, W_v, W_o, causal)   (n, d)   heads of d/h columns
+//   x_0 = E[tokens] + P[0:n]                                         (n, d)   P learned, from the sinusoidal encoding
+//   layer l: a_l = attention(x_l; W_q, W_k, W_v, W_o, causal, RoPE)  (n, d)   heads of d/h columns
 //            x_{l+1} = x_l + a_l
-//   logits = x_L W_U + b_U                                      (n, V)
-//   log_probs = log_softmax(logits)                             (n, V): the next token after each position
+//   logits = x_L W_U + b_U                                           (n, V)
+//   log_probs = log_softmax(logits)                                  (n, V): the next token after each position
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -30,6 +36,7 @@ struct LmShape {
   long d_model = 64;
   long heads = 4;       // per layer; divides d_model
   long layers = 2;
+  double rope_base = 10000;  // RoPE in every layer: pairs (2i, 2i+1) of a head's columns turn by position x base^(-2i/d_k)
 };
 
 struct LmLayer {
@@ -61,6 +68,7 @@ const std::vector<std::string>& character_vocabulary();
 inline constexpr const char* unknown_token = "<unk>";
 std::vector<int> encode_text(const std::string& utf8);  // one id per code point
 int token_id(const std::string& entry);                 // -1 when entry is not in the vocabulary
+std::vector<int> token_ids(const std::vector<std::string>& tokens);  // each token_id, in order
 
 struct LanguageModel {
   LmShape shape;
@@ -79,17 +87,13 @@ struct LmTrace {
   std::vector<std::string> tokens;
   std::vector<int> ids;
   std::vector<SelfTrace<double>> layers;  // each layer's attention, with X its residual stream in
+  std::vector<Spec> specs;                // each layer as the self-attention spec it ran (layer_spec)
   Matrix log_probs;                       // (n, V)
 };
 
-// Layer l as a self-attention spec: the playground's causal attention over `tokens` with X the
-// residual stream into it and the layer's matrices (what run_model runs, and what a clicked
-// cell of the layer is derived from).
-Result<Spec> layer_spec(const LanguageModel& model, const std::vector<std::string>& tokens, const Matrix& X, std::size_t l);
-
 // The forward pass with every intermediate. Each layer is the playground's own self-attention
-// (run_self with the layer's matrices, causal), so every view and derivation reads it as it
-// reads any trace. ids: 1 to context tokens below the vocabulary.
+// (run_self of a causal spec with the layer's matrices, X the residual stream into it, and RoPE
+// when the model has it), so every view and derivation reads it as it reads any trace. ids: 1 to context tokens below the vocabulary.
 Result<LmTrace> run_model(const LanguageModel& model, const std::vector<int>& ids);
 
 // The model `model: "tiny-lm"` names: installed by the CLI from the weights built into it, and

@@ -41,6 +41,10 @@ struct TrainingSettings {
 // The table of training keys (the same Setting rows as the spec's table).
 const std::vector<Setting>& training_settings();
 
+// Why the value of `row` in `j` does not fit the row, or nothing: the one place a training
+// table's choices and ranges are read. With a task, a length must also fit the task's range.
+std::optional<Error> refused(const nlohmann::json& j, const Setting& row, const TaskInfo* task = nullptr);
+
 Result<TrainingSettings> parse_training(const nlohmann::json& j);
 Result<TrainingSettings> parse_training_text(const std::string& text);
 

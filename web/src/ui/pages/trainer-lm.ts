@@ -14,13 +14,12 @@ export const FORMED = 0.3;
 
 /** What the task is, said beside the charts. */
 export const LM_EXPLANATION = html`The playground’s trained model, learning from scratch in this tab: two layers of four causal attention heads,
-  d_model 64, characters as its tokens (97 of them) and nothing else, reading Debian’s fortunes (5,880 quotations and jokes, 820 KB, fetched when you
+  d_model 64, RoPE, characters as its tokens (97 of them) and nothing else, reading Debian’s fortunes (5,880 quotations and jokes, 820 KB, fetched when you
   pick this task) to guess the next character. The loss, in nats per character, starts above ln 97 ≈ 4.57 (a blind guess): random weights guess wrong with confidence. Watch the
   <b>previous-token heads</b> form (a character looks at the one before it), and watch for <b>induction heads</b> in layer 2 (a character looks at
   what followed an earlier copy of itself, to copy it): when they form the loss drops again, the phase change of Olsson et al. (2022),
-  “In-context learning and induction heads”. On this small character model they are slow to come: in the runs that trained the playground’s
-  model, 6,000 steps gave previous-token heads but no induction head. A head’s score is measured on 50 random characters written twice: 1 is a
-  perfect head.`;
+  “In-context learning and induction heads”. The first 2,000 steps read windows of 32 characters, where the heads form several times sooner;
+  the probe is 100 characters long, so its scores climb once the windows grow to 128 (here the induction head passed 0.5 near step 3,500). A head’s score is measured on 50 random characters written twice: 1 is a perfect head.`;
 
 /** A head's colour: layer 0 cool, layer 1 warm, a hue for each head; a CSS variable, lighter in
  *  the dark theme (LM_STYLES). */

@@ -25,7 +25,7 @@ import '../views/heatmap.js';
 const BUDGET = 5000;
 // The language model's steps take tens of milliseconds: a press of Play runs at most this many
 // (a few minutes), unless its held-out loss flattens first.
-export const LM_BUDGET = 3000;
+export const LM_BUDGET = 4000;
 // What the playground opens the model trained here on: a sentence written twice, where an
 // induction head has something to copy.
 const INSPECT_SENTENCE = 'The cat sat on the mat. The cat sat on the mat.';
