@@ -468,7 +468,7 @@ async function model() {
   const server = await serve({ '/train.html': `<!doctype html><title>train</title><link rel="icon" href="data:,">
     <script type="module">import { loadTraining } from '/attention.js'; window.train = await loadTraining(); window.ready = true;</script>` });
   const browser = await chromium.launch(CHROMIUM);
-  const typing = [], perSecond = { native: [], 'wasm-chromium': [] };
+  const typing = [], perSecond = { native: [], 'wasm-chromium': [] }, formed = [];
   const texts = ['train', 'held-out'].map((part) => readFileSync(new URL(`models/tiny-lm-${part}.txt`, root), 'utf8'));
   try {
     for (let run = 0; run < RUNS; run++) {
@@ -497,6 +497,27 @@ async function model() {
         return steps / ((performance.now() - t0) / 1000);
       }, [...texts, LM_STEPS, LM_WARM, LM_SETTINGS]));
       await tab.close();
+
+      // The seconds a learner waits in /learn/'s language-model task (its defaults) for the
+      // probe's best induction score to reach 0.3, in steps of 50 as the page takes them.
+      if (!smoke) {
+        const forming = await browser.newPage();
+        await forming.goto(server.base + 'train.html');
+        await forming.waitForFunction(() => window.ready === true);
+        formed.push(await forming.evaluate(([train, heldOut]) => {
+          const t = window.train;
+          const started = t.lmStart({ eval_windows: 16 }, train, heldOut);
+          if (started.error) throw new Error(started.error.message);
+          const t0 = performance.now();
+          for (;;) {
+            const m = t.lmStep(50);
+            if (m.error) throw new Error(m.error.message);
+            if (Math.max(...m.induction.flat()) >= 0.3) return { seconds: (performance.now() - t0) / 1000, step: m.step };
+            if (m.step >= 8000) return { seconds: Infinity, step: m.step };
+          }
+        }, texts));
+        await forming.close();
+      }
     }
   } finally {
     await browser.close();
@@ -507,10 +528,12 @@ async function model() {
     p95_ms: spread(typing.map((t) => t.p95)), frame_p95_ms: spread(typing.map((t) => t.frame_p95)),
     steps_per_second: Object.fromEntries(Object.entries(perSecond).map(([k, v]) => [k, spread(v)])),
     chromium_vs_native: spread(perSecond['wasm-chromium'].map((x, i) => x / perSecond.native[i])),
+    ...(formed.length ? { induction_0_3_seconds: spread(formed.map((f) => f.seconds)), induction_0_3_step: formed.map((f) => f.step) } : {}),
   };
   say(`model mode, ${MODEL_TOKENS} characters, ${RUNS} runs of ${EDITS} edits: work p95 ${row.p95_ms.runs.map((x) => x.toFixed(1)).join(', ')} ms`);
   say(`language-model training, batch 16: native ${row.steps_per_second.native.runs.map((x) => x.toFixed(1)).join('/')} steps/s, ` +
     `Chromium ${row.steps_per_second['wasm-chromium'].runs.map((x) => x.toFixed(1)).join('/')} steps/s; Chromium ÷ native ${row.chromium_vs_native.runs.map((x) => x.toFixed(2)).join('/')}`);
+  if (formed.length) say(`in the tab, /learn/'s defaults: the best induction score reached 0.3 after ${formed.map((f) => `${f.seconds.toFixed(0)} s (step ${f.step})`).join(', ')}`);
   return row;
 }
 

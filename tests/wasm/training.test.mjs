@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { load, loadTraining } from '../../dist/attention.js';
 import * as tol from '../tolerance.mjs';
 
@@ -55,4 +56,18 @@ test('the training module keeps a flat heap over many runs and no embind handles
   const after = training.stats();
   assert.equal(after.heap_in_use, before.heap_in_use);
   assert.equal(after.handles, 0);
+});
+
+test('the language model trains natively and in wasm to the same float32 weights, step for step', () => {
+  // One short-window step and two long ones: both window lengths, RoPE and its gradient.
+  const out = '/tmp/attention-wasm-vs-native-lm.bin';
+  execFileSync(new URL('../../build/native/attention-train-model', import.meta.url).pathname,
+    ['/usr/share/games/fortunes', 'test', out, '3', JSON.stringify({ short_steps: 1 })], { stdio: 'ignore' });
+  const text = (f) => readFileSync(new URL(`../../models/${f}`, import.meta.url), 'utf8');
+  assert.equal(training.lmStart({ short_steps: 1, eval_windows: 64 }, text('tiny-lm-train.txt'), text('tiny-lm-held-out.txt')).error, undefined);
+  training.lmStep(3);
+  const body = (bytes) => Buffer.from(bytes).subarray(bytes.indexOf(10) + 1);  // the float32 numbers after the header line
+  const wasm = body(training.lmModel()), native = body(readFileSync(out));
+  assert.equal(wasm.length, native.length);
+  assert.ok(wasm.equals(native), 'bit for bit');
 });

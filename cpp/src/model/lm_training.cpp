@@ -167,7 +167,7 @@ const std::vector<Setting>& lm_training_settings() {
       {"learning_rate", "number", rate.c_str(), "Adam's step size: larger learns faster at first, and too large diverges.", {}, 0, 1},
       {"batch_size", "integer", batch.c_str(), "Windows of text per step: more make a step slower and its gradient less noisy.", {}, 1, 64},
       {"repeat_share", "share", share.c_str(),
-       "The share of windows in which a span of random characters is written twice in a row: repeated text is what an induction head is for, and on plain text the heads form much later.",
+       "The share of windows in which a span is written twice in a row: repeated text is what an induction head is for, and on plain text the heads form much later.",
        {}, 0, 1},
       {"text_repeats", "share", text.c_str(),
        "The share of the repeated spans that are the text itself written again rather than random characters: random spans make the heads form soonest, and text teaches them to copy words.",
