@@ -12,8 +12,10 @@ import { start, done } from './harness.mjs';
 const trainer = 'attention-trainer';
 const TEXTS = /tiny-lm-(train|held-out)/;
 // Steps of the test's run: enough for the loss to fall well below letter frequencies and the
-// best induction score to rise a little (its phase change takes thousands).
+// best previous-token score to rise (the induction heads take thousands: their own journey).
 const STEPS = 150;
+// The steps in which the defaults' induction head passes 0.3 (near 2,750; about a minute here).
+const FORMING = 3000;
 
 let env;
 before(async () => { env = await start(); });
@@ -123,6 +125,27 @@ test('a bad setting gets a message beside its control; a link opens the task', a
   }, trainer, { timeout: 30_000 });
   assert.equal(await page.locator(`${trainer} .control .message`).count(), 0);
   assert.match(page.url(), /lm_learning_rate=0.02/);
+  await done(page);
+});
+
+test('the induction head forms in the tab: its score passes 0.3 after the short windows, marked on the chart', async () => {
+  const page = await env.page();
+  await page.goto(`${env.base}learn/#task=language_model`);
+  await page.locator(`${trainer} button[data-action="play"]:not([disabled])`).waitFor({ timeout: 30_000 });
+  await page.locator(trainer).evaluate((el, n) => { el.budget = n; }, FORMING);
+  await page.locator(`${trainer} button[data-action="play"]`).click();
+  await page.waitForFunction((sel) => document.querySelector(sel).lm?.history.step.length >= 2, trainer, { timeout: 60_000 });
+  assert.match(await page.locator(`${trainer} .formed-note`).innerText(), /No head’s induction score has reached 0.3 yet/);
+  await page.waitForFunction((sel) => document.querySelector(sel).playing === false, trainer, { timeout: 300_000 });
+  const { history: h, step } = await lmOf(page);
+  assert.equal(step, FORMING, 'it ran to its budget: the loss did not pause it while the windows were short');
+  assert.ok(best(h.induction, -1) >= 0.3 && best(h.induction, 0) < 0.1, `best induction ${best(h.induction, 0)} -> ${best(h.induction, -1)}`);
+  assert.ok(best(h.previous_token, -1) >= 0.5, `best previous-token ${best(h.previous_token, -1)}`);
+  // The step it formed at is after the short windows (2,000), marked on the chart and said.
+  const formed = Number(await page.locator(`${trainer} .formed-note`).getAttribute('data-formed'));
+  assert.ok(formed > 2000 && formed <= FORMING, `formed at ${formed}`);
+  assert.match(await page.locator(`${trainer} .formed-note`).innerText(), new RegExp(`step ${formed}, where a head’s induction score first reached 0.3`));
+  assert.equal(await page.locator(`${trainer} svg[data-chart="induction"] line.formed`).count(), 1);
   await done(page);
 });
 
