@@ -3,22 +3,36 @@ import { defineConfig } from 'vite';
 import { posix } from 'node:path';
 import { readFileSync } from 'node:fs';
 
-// Pages that draw attention fetch the core's wasm from the start (a preload the core's own
-// fetch then takes up), rather than after every script has been read and run.
+// Pages that draw attention fetch the wasm early.ts compiles from the start (a preload its fetch
+// then takes up), rather than after every script has been read and run. The playground's page
+// has linked.js for it, first in its head: a link that carries settings (#d_model=64&heads=2,
+// say) opens other numbers than the first screen written into the page, so it marks the page
+// (data-linked) before the body is read, and CSS hides that screen (page.css) until the element
+// draws the link's own. It preloads the wasm that early.ts then compiles, and says which: for a
+// link, the first heatmap's module (data-first-heatmap) and its JS; else, or for the trained
+// model (which only the whole core runs), the whole core. Its tag names the files.
 const preloadCore = {
   name: 'preload-core',
   transformIndexHtml: {
     order: 'post',
     handler(html, { filename, bundle }) {
       if (!bundle || !/<attention-(playground|compare)\b/.test(html)) return html;
-      const wasm = Object.keys(bundle).find((f) => /(^|\/)attention-core-[\w-]+\.wasm$/.test(f));
-      if (!wasm) return html;
       const page = posix.relative(posix.resolve('web'), posix.dirname(filename));
-      const href = posix.relative(page || '.', wasm);
-      return [{ tag: 'link', attrs: { rel: 'preload', href: href.startsWith('.') ? href : `./${href}`, as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head-prepend' }];
+      const href = (name, ext = 'wasm') => {
+        const file = Object.keys(bundle).find((f) => new RegExp(`(^|/)${name}-[\\w-]+\\.${ext}$`).test(f));
+        if (!file) throw new Error(`${name}.${ext} is not in the bundle`);
+        const path = posix.relative(page || '.', file);
+        return path.startsWith('.') ? path : `./${path}`;
+      };
+      if (isPlayground(filename)) {
+        return [{ tag: 'script', attrs: { src: './linked.js', 'data-core': href('attention-core'), 'data-first': href('attention-first'),
+          'data-first-code': href('attention-first', 'js') }, injectTo: 'head-prepend' }];
+      }
+      return [{ tag: 'link', attrs: { rel: 'preload', href: href('attention-core'), as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head-prepend' }];
     },
   },
 };
+const isPlayground = (filename) => posix.relative(posix.resolve('web'), filename) === 'index.html';
 
 // The page's stylesheets, written into it: a render-blocking fetch fewer before the first frame.
 // It is our own CSS from the bundle; a closing tag in it would end the <style> early.
@@ -34,7 +48,7 @@ function inlineStyles(html, bundle) {
 
 // The playground page holds its first screen as HTML (web/first-screen.html, written by
 // scripts/first-screen.mjs), so the browser paints its numbers before any script has arrived.
-// linked.js, read before the body, marks a link that carries settings: the page then hides
+// linked.js (preloadCore), read before the body, marks a link that carries settings: the page then hides
 // that screen (page.css) rather than show numbers the link did not ask for. The first frame
 // waits until that screen is read (a render-blocking rel=expect): drawn in one go, never in
 // part, it shows its heatmaps. After Vite's own pass, which would take the screen's <style>s
@@ -44,7 +58,7 @@ const firstScreen = {
   transformIndexHtml: {
     order: 'post',
     handler(html, { filename, chunk, bundle }) {
-      if (posix.relative(posix.resolve('web'), filename) !== 'index.html') return html;
+      if (!isPlayground(filename)) return html;
       const element = '<attention-playground use-hash></attention-playground>';
       if (!html.includes(element)) throw new Error(`web/index.html has no ${element}`);
       const screen = readFileSync(new URL('web/first-screen.html', import.meta.url), 'utf8').trim();
@@ -52,7 +66,7 @@ const firstScreen = {
         // async: the page's code runs when it arrives, not after the first screen's HTML is read
         html: inlineStyles(html.replace(element, () => `<attention-playground use-hash>${screen}</attention-playground>`), bundle)
           .replaceAll('<script type="module" ', '<script type="module" async '),
-        tags: [{ tag: 'script', attrs: { src: './linked.js' }, injectTo: 'head-prepend' },
+        tags: [
           // the code main.ts imports after the first frame, fetched meanwhile
           ...(chunk && bundle ? deferred(chunk, bundle) : []).map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', href: `./${file}`, crossorigin: '' }, injectTo: 'head' })),
           { tag: 'link', attrs: { rel: 'expect', href: '#first-screen-end', blocking: 'render' }, injectTo: 'head' }],
@@ -67,7 +81,8 @@ function deferred(entry, bundle) {
   const closure = (files, from) => { for (const f of from) if (!files.has(f)) { files.add(f); closure(files, bundle[f]?.imports ?? []); } return files; };
   const now = closure(new Set(), [entry.fileName]);
   const later = closure(new Set(), [...now].flatMap((f) => bundle[f]?.dynamicImports ?? []));
-  return [...later].filter((f) => !now.has(f));
+  // not the first heatmap's module, which early.ts fetches for a link only
+  return [...later].filter((f) => !now.has(f) && !/(^|\/)attention-first-/.test(f));
 }
 
 export default defineConfig({

@@ -1,6 +1,6 @@
-// npm run bench:profile -- [cold|edits|model|long|paint|train] [tokens|loads|task]: where the page's
-// main-thread milliseconds go. Records Chromium's trace (through Playwright) while the page starts
-// (cold) or while a typist edits a sentence of `tokens` words every 100 ms (edits), then prints the
+// npm run bench:profile -- [cold|embed|edits|model|long|paint|train] [tokens|loads|task]: where the
+// page's main-thread milliseconds go. Records Chromium's trace (through Playwright) while the page
+// starts (cold), or a blog post with one element (embed, bench/arrivals.mjs's), or while a typist edits a sentence of `tokens` words every 100 ms (edits), then prints the
 // renderer main thread's self time by trace event, for the whole window and, for edits, for the
 // slowest 5% of edits (the tail the p95 target is about); model does the same in model mode, the
 // trained model reading `tokens` characters; long types `tokens` words at once (512:
@@ -15,9 +15,10 @@ import { CHROMIUM } from '../tests/e2e/harness.mjs';
 import { editSentence, openSettled } from './page-edits.mjs';
 import { profileTraining } from './profile-train.mjs';
 import { quantile, spread } from './spread.mjs';
+import { PAGES } from './arrivals.mjs';
 
 const [mode = 'edits', arg] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const MODES = ['cold', 'edits', 'model', 'long', 'paint', 'train'];
+const MODES = ['cold', 'embed', 'edits', 'model', 'long', 'paint', 'train'];
 if (!MODES.includes(mode)) {
   console.error(`bench:profile: no mode ${mode}; the modes are ${MODES.join(', ')}`);
   process.exit(2);
@@ -180,7 +181,7 @@ if (mode === 'paint') {
   await firstFrame(tokens);
   process.exit(0);
 }
-const server = await serve();
+const server = await serve(PAGES, { gzip: true });
 const browser = await chromium.launch(CHROMIUM);
 const opened = (hash) => openSettled(browser, server.base, hash);
 const startHash = mode === 'edits'
@@ -189,11 +190,12 @@ const startHash = mode === 'edits'
     : 'heads=4&d_model=64';
 const characters = mode === 'model';
 try {
-  const page = mode === 'cold' ? await browser.newPage({ viewport: { width: 1400, height: 900 } }) : await opened(startHash);
+  const cold = mode === 'cold' || mode === 'embed', address = server.base + (mode === 'embed' ? 'post-1.html' : '');
+  const page = cold ? await browser.newPage({ viewport: { width: 1400, height: 900 } }) : await opened(startHash);
   await browser.startTracing(page, { categories: CATEGORIES });
   let edits = [];
-  if (mode === 'cold') {
-    await page.goto(server.base);
+  if (cold) {
+    await page.goto(address);
     await page.locator('ap-heatmap').first().waitFor();
     await page.waitForTimeout(500);
   } else if (mode === 'long') {
@@ -205,12 +207,12 @@ try {
   const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
   const mainEvents = mainThread(events);
   const first = mainEvents.reduce((m, e) => (e.ts > 0 && e.ts < m ? e.ts : m), Infinity);
-  if (mode === 'cold') {
-    print('cold start, navigation to 500 ms after the first heatmap', selfTimes(mainEvents));
+  if (cold) {
+    print(`${mode === 'embed' ? 'a blog post' : 'cold start'}, navigation to 500 ms after the first heatmap`, selfTimes(mainEvents));
     tasks(mainEvents, first, 5);
     const fresh = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     print('script self time by function, navigation to the first heatmap (sampled)', await sampled(fresh, async () => {
-      await fresh.goto(server.base);
+      await fresh.goto(address);
       await fresh.locator('ap-heatmap').first().waitFor();
     }), 30);
   } else if (mode === 'long') {

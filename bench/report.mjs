@@ -122,6 +122,7 @@ export function report(r, root) {
       `| page | first paint | ${kinds.map((k) => (k === 'all' ? 'main thread, all' : k)).join(' | ')} |`, `|---|${kinds.map(() => '---:').join('|')}|---:|`,
       ...Object.entries(paint.variants).map(([v, x]) => `| ${v} | ${ms(x.first_paint_ms.median)} (${ms(x.first_paint_ms.min)}–${ms(x.first_paint_ms.max)}) | ${kinds.map((k) => ms(x.main_thread_ms[k])).join(' | ')} |`), '');
   }
+  if (r.arrivals) lines.push(...arrivalLines(r.arrivals));
   const mem = r.memory;
   const last = Object.keys(mem).find((k) => k !== 'after_10');
   lines.push('### Memory (wasm heap, Node)', '', '| after | heap in use (bytes) | heap size | wasm memory | live embind handles |', '|---|---:|---:|---:|---:|');
@@ -150,6 +151,7 @@ export function report(r, root) {
   const p = (x) => (x ? 'met' : '**not yet**');
   lines.push('## Targets', '', 'Page and training figures: the median of the runs (least–most); met only when the worst run meets the target. The kernel\'s ratios come from the run of the tables above (each side of a cell its fastest of three rounds) and from each `npm run bench -- --only=kernel` run after it (kept in `bench/results/kernel-checks.json`, which a full run empties): a kernel target is met only when it holds in the full run and in at least two kernel-only runs.', '', '| target | measured | |', '|---|---|---|',
     ...page.map(([target, figure, met]) => `| ${target} | ${figure} | ${p(met)} |`),
+    ...(r.arrivals ? arrivalTargets(r.arrivals) : []).map(([target, figure, met]) => `| ${target} | ${figure} | ${p(met)} |`),
     ...kernelRows(r.kernel, r.kernelChecks ?? []),
     `| training in Chromium ≥ 0.9× native steps per second | ${range(trainVsNative)} | ${p(Math.min(...trainVsNative) >= 0.9)} |`,
     `| flat wasm heap across 10,000 recomputes | ${mem.after_10.heap_in_use} → ${mem[last].heap_in_use} bytes | ${p(mem.after_10.heap_in_use === mem[last].heap_in_use)} |`,
@@ -204,6 +206,39 @@ export function kernelTargets(kernel) {
     ['wasm faster than TF.js wasm at every size (float32)', range(tfVsWasm), Math.min(...tfVsWasm) > 1],
     ['wasm ≥ 5× faster than TF.js wasm at d_model 64', range(tfVsWasm64), Math.min(...tfVsWasm64) >= 5],
   ];
+}
+
+/** How long the first heatmap takes by each way of arriving (bench/arrivals.mjs). */
+function arrivalLines(a) {
+  const networks = Object.keys(a), arrivals = Object.keys(a[networks[0]]);
+  const { first_heatmap_ms: any, loads } = a[networks[0]][arrivals[0]];
+  const out = ['### Arriving by a link or a blog post', '',
+    `The first heatmap with its cells on screen, from navigation start, by each way a reader arrives: the home page (its first screen written into it), a shared link (\`#sentence=…&heads=2&d_model=8&seed=7\`) and a blog post that loads \`attention-playground.js\` with one or three elements. ${any.runs.length} runs of ${loads[0].length} loads each, every load in a fresh browser context (an empty cache), the files served gzipped; each figure is the median of the runs' medians, with the least and most of them. The bytes are those the browser had received by then (gzip, as sent), whether or not the heatmap needed them. Fast 3G is Chromium's network emulation at 1.6 Mbit/s down and 150 ms latency.`, '',
+    `| arrives by | ${networks.map((n) => `${n}: first heatmap ms | ${n}: KB before it`).join(' | ')} |`, `|---|${networks.map(() => '---:|---:').join('|')}|`];
+  for (const arrival of arrivals) {
+    out.push(`| ${arrival} | ${networks.map((n) => {
+      const x = a[n][arrival];
+      return `${f(x.first_heatmap_ms.median, 0)} (${f(x.first_heatmap_ms.min, 0)}–${f(x.first_heatmap_ms.max, 0)}) | ${f(x.gzip_kb.median, 1)}`;
+    }).join(' | ')} |`);
+  }
+  return [...out, ''];
+}
+
+/** The targets for a shared link and a blog post: met only when the worst run meets them. */
+export function arrivalTargets(a) {
+  const local = a.localhost, slow = a['Fast 3G'];
+  const ms = (x) => `${f(x.median, 0)} ms (${f(x.min, 0)}–${f(x.max, 0)})`;
+  const rows = [];
+  for (const arrival of ['shared link', 'blog post, 1 element', 'blog post, 3 elements']) {
+    const x = local[arrival];
+    rows.push([`${arrival}: first heatmap ≤ 200 ms on localhost`, ms(x.first_heatmap_ms), x.first_heatmap_ms.max <= 200],
+      [`${arrival}: ≤ 100 KB gzip before the first heatmap`, `${f(x.gzip_kb.median, 1)} KB (${f(x.gzip_kb.min, 1)}–${f(x.gzip_kb.max, 1)})`, x.gzip_kb.max <= 100]);
+  }
+  for (const arrival of ['blog post, 1 element', 'blog post, 3 elements']) {
+    const x = slow[arrival];
+    rows.push([`${arrival}: first heatmap ≤ 1.5 s on Fast 3G`, ms(x.first_heatmap_ms), x.first_heatmap_ms.max <= 1500]);
+  }
+  return rows;
 }
 
 /** Which heatmap came first on screen: the one written into the page, or the code's. */

@@ -3,7 +3,7 @@
 // BENCHMARKS.md. `--smoke` runs each measurement once at the smallest size (part of npm test,
 // so the harness cannot rot) and writes nothing.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import { chromium } from 'playwright-core';
@@ -13,9 +13,10 @@ import { tfjsReady, tfjsForward } from './tfjs.mjs';
 import { serve } from '../tests/e2e/serve.mjs';
 import { CHROMIUM } from '../tests/e2e/harness.mjs';
 import { importTSTree } from '../tests/e2e/typescript.mjs';
-import { report, pageTargets, kernelTargets } from './report.mjs';
+import { report, pageTargets, kernelTargets, arrivalTargets } from './report.mjs';
 import { editSentence, openSettled } from './page-edits.mjs';
 import { quantile, spread } from './spread.mjs';
+import { arrivals } from './arrivals.mjs';
 
 // The training loop's largest call, from its TypeScript (Node runs no .ts of itself).
 const { MAX_CHUNK } = await importTSTree('web/src/core/training-loop.ts');
@@ -550,19 +551,27 @@ function machine() {
 const today = () => new Date().toISOString().slice(0, 10);
 // The kernel-only runs after the last full run, and what that run wrote.
 const CHECKS = new URL('bench/results/kernel-checks.json', root);
-const saved = () => Object.fromEntries(['machine', 'kernel', 'interactive', 'coldstart', 'memory', 'training']
+const saved = () => Object.fromEntries(['machine', 'kernel', 'interactive', 'coldstart', 'arrivals', 'memory', 'training']
+  .filter((name) => existsSync(new URL(`bench/results/${name}.json`, root)))
   .map((name) => [name, JSON.parse(readFileSync(new URL(`bench/results/${name}.json`, root)))]));
 
 // the page's input-to-frame figures: typing at 8 to 128 tokens, then the long block at 512
 const interactive = async () => [...await typing(), await longBlock()];
-const parts = { kernel, interactive, typing, long: async () => [await longBlock()], coldstart: coldStart, memory, training, hostile, model };
+const parts = { kernel, interactive, typing, long: async () => [await longBlock()], coldstart: coldStart, arrivals: () => arrivals({ runs: RUNS, loads: COLD_LOADS }, say), memory, training, hostile, model };
 if (only) {
   const unknown = only.filter((name) => !parts[name]);
   if (unknown.length) { console.error(`bench: no part named ${unknown.join(', ')}; the parts are page, ${Object.keys(parts).join(', ')}`); process.exit(2); }
   const measured = {};
   for (const name of only) measured[name] = await parts[name]();
-  const targets = [...(measured.kernel ? kernelTargets(measured.kernel) : []), ...(measured.interactive && measured.coldstart ? pageTargets(measured) : [])];
+  const targets = [...(measured.kernel ? kernelTargets(measured.kernel) : []), ...(measured.interactive && measured.coldstart ? pageTargets(measured) : []),
+    ...(measured.arrivals ? arrivalTargets(measured.arrivals) : [])];
   for (const [target, figure, met] of targets) say(`${met ? 'met    ' : 'NOT YET'}  ${target}: ${figure}`);
+  // the arrivals are kept, and BENCHMARKS.md written again with them beside the last full run's figures
+  if (measured.arrivals && !smoke) {
+    writeFileSync(new URL('bench/results/arrivals.json', root), JSON.stringify(measured.arrivals, null, 1) + '\n');
+    report({ ...saved(), kernelChecks: JSON.parse(readFileSync(CHECKS, 'utf8')) }, root);
+    say('wrote bench/results/arrivals.json and BENCHMARKS.md');
+  }
   if (measured.kernel && !smoke) {
     const checks = [...JSON.parse(readFileSync(CHECKS, 'utf8')), { date: today(), targets: kernelTargets(measured.kernel) }];
     writeFileSync(CHECKS, JSON.stringify(checks, null, 1) + '\n');
@@ -571,7 +580,7 @@ if (only) {
   }
   process.exit(0);
 }
-const results = { machine: machine(), kernel: await kernel(), interactive: await interactive(), coldstart: await coldStart(), memory: await memory(), training: await training(), model: await model() };
+const results = { machine: machine(), kernel: await kernel(), interactive: await interactive(), coldstart: await coldStart(), arrivals: await arrivals({ runs: RUNS, loads: COLD_LOADS }, say), memory: await memory(), training: await training(), model: await model() };
 // Every figure must be a real measurement: a positive time, a finite positive rate.
 const bad = [
   ...results.kernel.flatMap((row) => Object.entries(row.ms).filter(([, v]) => !(v > 0)).map(([k, v]) => `${k} n=${row.n}: ${v}`)),

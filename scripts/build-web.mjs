@@ -3,8 +3,10 @@
 //   web/src/core/trace-schema.json, tables.d.ts  the trace's schema and the types (core-types.mjs)
 //   dist/index.html + assets/    the page (vite.config.js), wasm as its own streamed asset
 //   dist/examples/               the blog-post example page
-//   dist/attention.js            load(): the core for browser and Node (wasm inlined)
-//   dist/attention-playground.js the <attention-playground> element (wasm inlined)
+//   dist/attention.js            load(): the core for browser and Node
+//   dist/attention-playground.js the <attention-playground> element (web/src/embed.ts)
+//   dist/assets/, dist/chunks/   what those two load: the wasm, the model and the texts as files, the
+//                                code the first heatmap does not need as chunks loaded when used
 //   dist/attention-playground.html  the whole playground in one file that works from disk
 //   dist/slides/ and python/attention_playground/assets/  the deck and the notebook package (build-hosts.mjs)
 import { build } from 'vite';
@@ -19,16 +21,44 @@ const quiet = { logLevel: 'warn', configFile: false, root, base: './', worker: {
 
 await build({ configFile: `${root}vite.config.js`, logLevel: 'warn' });
 
-// Library mode inlines the wasm as base64: one self-contained module per entry.
+// Library mode would inline the wasm (and the model, and the texts) as base64, which the browser
+// can neither stream nor compile while it downloads, and which compresses worse: they stay files
+// beside the code (?no-inline), fetched when used. Only the one-file page and the notebook,
+// built below and by build-hosts.mjs, carry them inlined.
+const filesBesideTheCode = {
+  name: 'files-beside-the-code',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!/web\/src\/(core\/)?[\w-]+\.ts$/.test(id)) return null;
+    return code.replace(/(new URL\('\.\/(?:core\/)?wasm\/[\w.-]+)'/g, "$1?no-inline'");
+  },
+};
 await build({
   ...quiet,
+  plugins: [filesBesideTheCode],
   build: {
     outDir: 'dist', emptyOutDir: false, target: 'es2022', minify: true,
     lib: {
-      entry: { attention: 'web/src/core/attention.ts', 'attention-playground': 'web/src/elements.ts' },
+      entry: { attention: 'web/src/core/attention.ts', 'attention-playground': 'web/src/embed.ts' },
       formats: ['es'], fileName: (_format, name) => `${name}.js`,
     },
-    rollupOptions: { output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
+    rollupOptions: {
+      output: {
+        chunkFileNames: 'chunks/[name]-[hash].js', assetFileNames: 'assets/[name]-[hash][extname]',
+        // Few chunks, so that few round trips lie between the script and its first heatmap:
+        // the core (with the bundler's helpers, which left to themselves went into the first
+        // chunk that needed them: training's), which embed.ts imports at once, and the elements
+        // with everything they import at once. The training module's code stays a chunk of its
+        // own, loaded when used (in Node too, where the elements' chunk cannot be imported).
+        codeSplitting: {
+          groups: [
+            { name: 'attention', test: /rolldown[\\/]runtime|web[\\/]src[\\/]core[\\/](attention|wrap|instantiate|packed|unchanged|background)\.ts|attention-core\.mjs/, priority: 2 },
+            { name: 'training-core', test: /web[\\/]src[\\/]core[\\/]training-core\.ts|attention-train\.mjs/, priority: 1 },
+            { name: 'elements', test: /web[\\/]src[\\/](elements|ui|state)[\\/.]|web[\\/]src[\\/]core[\\/](training|training-loop)\.ts|node_modules/ },
+          ],
+        },
+      },
+    },
   },
 });
 

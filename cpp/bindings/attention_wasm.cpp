@@ -16,26 +16,13 @@
 #include "attention/io/trace_json.hpp"
 #include "attention/model/language_model.hpp"
 #include "binding_common.hpp"
+#include "packed_binding.hpp"
 
 namespace {
 
 using nlohmann::json;
 
 std::string run(const std::string& spec) { return text(attention::run_trace_text(spec)); }
-
-// The packed trace: the JSON skeleton now, its numbers from packed_numbers() just after (a
-// Float64Array view into the heap that the caller copies before anything else runs), then
-// drop_packed() so the heap goes back to its size between runs.
-std::vector<double> packed;
-
-std::string run_packed(const std::string& spec) {
-  packed.clear();
-  return text(attention::run_trace_text(spec, &packed));
-}
-
-emscripten::val packed_numbers() { return emscripten::val(emscripten::typed_memory_view(packed.size(), packed.data())); }
-
-void drop_packed() { std::vector<double>().swap(packed); }
 
 std::string numpy(const std::string& spec) {
   const auto s = attention::parse_spec_text(spec);
@@ -80,14 +67,6 @@ std::string parameters(const std::string& spec) { return text(attention::paramet
 
 std::string derive(const std::string& request) { return text(attention::derive_text(request)); }
 
-// spec -> {"cells": N}: the work a spec takes, counted as for the size limit, so that the page
-// decides where to compute it from the core's count and never from its own guess.
-std::string work(const std::string& spec) {
-  const auto s = attention::parse_spec_text(spec);
-  if (!s) return text(error_of(s.error()));
-  return text(json{{"cells", attention::work_of(s.value()).cells()}});
-}
-
 std::string settings() { return text(table(attention::settings())); }
 
 std::string schema() { return text(attention::trace_schema_json()); }
@@ -125,14 +104,11 @@ std::string load_model(const std::string& bytes) {
 
 EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("run", &run);
-  emscripten::function("run_packed", &run_packed);
-  emscripten::function("packed_numbers", &packed_numbers);
-  emscripten::function("drop_packed", &drop_packed);
+  bind_packed_trace();  // run_packed, packed_numbers, drop_packed, work
   emscripten::function("numpy", &numpy);
   emscripten::function("random", &random_matrix);
   emscripten::function("derive", &derive);
   emscripten::function("parameters", &parameters);
-  emscripten::function("work", &work);
   emscripten::function("settings", &settings);
   emscripten::function("schema", &schema);
   emscripten::function("entropy", &entropy);

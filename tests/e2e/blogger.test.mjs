@@ -224,3 +224,25 @@ test('a host script listens to trace, reads el.trace and sets el.spec', async ()
   assert.equal((await specOf(page, 'attention-playground')).heads, 1);
   await done(page);
 });
+
+test('a post with three widgets fetches each wasm once, as a file, and nothing it does not show', async () => {
+  pages['/three.html'] = post(['weights', 'scores', 'output'].map((view, i) =>
+    `<attention-playground id="w${i}" sentence="The cat sat on the mat ${i}" heads="2" d-model="8" view="${view}"></attention-playground>`).join('<p>Between.</p>'));
+  const page = await env.page();
+  const fetched = [];
+  page.on('response', (r) => fetched.push({ path: new URL(r.url()).pathname, type: r.headers()['content-type'] ?? '' }));
+  const whole = page.waitForResponse((r) => /attention-core-[\w-]+\.wasm$/.test(r.url()));
+  await page.goto(env.base + 'three.html');
+  for (const [i, key] of ['weights', 'scores', 'output'].entries()) await shows(page, `#w${i} ap-heatmap[key="${key}"] td[data-row]`);
+  const spec = await specOf(page, '#w1');
+  assert.deepEqual(await cells(page, 'scores', 0, '#w1'), core.run(spec).scores[0]);
+  // wasm files streamed as application/wasm rather than decoded from text in a script, each
+  // once: the first heatmap's module, then the whole core once the first heatmaps are drawn
+  await whole;
+  const wasm = fetched.filter((f) => f.path.endsWith('.wasm'));
+  assert.deepEqual(wasm.map((f) => [f.path.replace(/-[\w-]{8}\.wasm$/, '.wasm'), f.type]),
+    [['/assets/attention-first.wasm', 'application/wasm'], ['/assets/attention-core.wasm', 'application/wasm']]);
+  // neither training's module, nor the trained model, nor its texts: those load when used
+  assert.deepEqual(fetched.filter((f) => /attention-train|tiny-lm|corpus|train-worker/.test(f.path)).map((f) => f.path), []);
+  await done(page);
+});

@@ -41,8 +41,9 @@ test('the post: 927, "This is book" scaled by 1/√5, and seed 004\'s printed ou
 // beside it, here under /blog/static/, with nothing else of dist/ on the server.
 const copied = { '/blog/static/attention-playground.js': { type: 'text/javascript', body: readFileSync(new URL('attention-playground.js', dist)) } };
 for (const folder of ['chunks', 'assets']) {
-  for (const f of readdirSync(new URL(folder, dist)).filter((f) => f.endsWith('.js'))) {
-    copied[`/blog/static/${folder}/${f}`] = { type: 'text/javascript', body: readFileSync(new URL(`${folder}/${f}`, dist)) };
+  for (const f of readdirSync(new URL(folder, dist)).filter((f) => /\.(js|wasm|bin|txt)$/.test(f))) {
+    const type = { js: 'text/javascript', wasm: 'application/wasm' }[f.split('.').pop()] ?? 'application/octet-stream';
+    copied[`/blog/static/${folder}/${f}`] = { type, body: readFileSync(new URL(`${folder}/${f}`, dist)) };
   }
 }
 

@@ -346,3 +346,34 @@ test('a page that draws attention asks for the core\'s wasm once, from its first
     await done(page);
   }
 });
+
+test('a shared link draws its first heatmap with the small first module, then the whole core takes over', async () => {
+  const hash = '#sentence=the+cat+sat+on+the+mat&heads=2&d_model=8&seed=7';
+  const page = await env.page({ viewport: { width: 1280, height: 900 } });
+  const wasm = [];
+  page.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname.replace(/-[\w-]{8}\.wasm$/, '')); });
+  await page.goto(env.base + hash);
+  await ready(page);
+  // a cell clicked at once: its derivation comes with the whole core
+  const cell = page.locator('ap-heatmap[key="weights"]').nth(1).locator('td[data-row="2"][data-col="1"]');
+  await cell.click();
+  await page.locator('.derivation ap-derivation h3').waitFor();
+  assert.deepEqual(wasm, ['/assets/attention-first', '/assets/attention-core'], 'the first module, then the whole core, once each');
+  const spec = await specOf(page);
+  assert.deepEqual(await cells(page, 'weights', 1), core.run(spec).weights[1]);
+  // the whole core answers what the first module cannot: the NumPy program, a refused spec's message
+  await page.locator('#c-sentence').fill('a dog barks');
+  await page.waitForFunction(() => document.querySelector('attention-playground').trace?.tokens.join(' ') === 'a dog barks');
+  assert.deepEqual(await cells(page, 'weights', 0), core.run(await specOf(page)).weights[0]);
+  await done(page);
+  // the page opened without a link compiles the whole core alone
+  const home = await env.page();
+  const homeWasm = [];
+  home.on('request', (r) => { if (r.url().endsWith('.wasm')) homeWasm.push(new URL(r.url()).pathname.replace(/-[\w-]{8}\.wasm$/, '')); });
+  await home.goto(env.base);
+  await ready(home);
+  await home.locator('#c-sentence').fill('a cat');
+  await home.waitForFunction(() => document.querySelector('attention-playground').trace?.tokens.join(' ') === 'a cat');
+  assert.deepEqual(homeWasm, ['/assets/attention-core']);
+  await done(home);
+});

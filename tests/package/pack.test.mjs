@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -50,14 +50,16 @@ export async function f(el: AttentionPlaygroundElement): Promise<Trace | string>
   run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], app);
 
   // the element from the installed package, in Chromium
-  const element = readFileSync(join(app, 'node_modules/attention-playground/dist/attention-playground.js'), 'utf8');
-  const chunks = run('ls', [join(app, 'node_modules/attention-playground/dist/chunks')], app).trim().split('\n');
+  const installed = join(app, 'node_modules/attention-playground/dist');
+  const element = readFileSync(join(installed, 'attention-playground.js'), 'utf8');
   const pages = {
     '/page.html': '<!doctype html><html lang="en"><head><title>t</title><link rel="icon" href="data:,"><script type="module" src="/attention-playground.js"></script></head><body><attention-playground sentence="installed from a tarball"></attention-playground></body></html>',
     '/attention-playground.js': { type: 'text/javascript', body: element },
   };
-  for (const c of chunks) {
-    pages[`/chunks/${c}`] = { type: 'text/javascript', body: readFileSync(join(app, 'node_modules/attention-playground/dist/chunks', c)) };
+  for (const folder of ['chunks', 'assets']) {
+    for (const f of readdirSync(join(installed, folder))) {
+      pages[`/${folder}/${f}`] = { type: f.endsWith('.wasm') ? 'application/wasm' : 'text/javascript', body: readFileSync(join(installed, folder, f)) };
+    }
   }
   const server = await serve(pages);
   const browser = await chromium.launch(CHROMIUM);

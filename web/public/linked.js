@@ -1,4 +1,19 @@
-// A link that carries settings (#d_model=64&heads=2, say) opens other numbers than the first
-// screen written into the page: marked before the body is read, so that CSS hides that screen
-// (page.css) until the element draws the link's own.
-if (location.hash.length > 1) document.documentElement.setAttribute('data-linked', '');
+// Read before the body, and render-blocking, so kept short: what it does is said in vite.config.js.
+(function () {
+  var root = document.documentElement, script = document.currentScript;
+  var linked = location.hash.length > 1, first = linked && !/model=tiny-lm/.test(location.hash);
+  if (linked) root.setAttribute('data-linked', '');
+  if (first) root.setAttribute('data-first-heatmap', '');
+  var preload = function (attribute, rel, as) {
+    var href = script && script.getAttribute(attribute);
+    if (!href) return;
+    var link = document.createElement('link');
+    link.rel = rel;
+    if (as) link.as = as, link.type = 'application/wasm';
+    link.crossOrigin = '';
+    link.href = href;
+    document.head.appendChild(link);
+  };
+  preload(first ? 'data-first' : 'data-core', 'preload', 'fetch');
+  if (first) preload('data-first-code', 'modulepreload');
+})();

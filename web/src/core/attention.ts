@@ -11,7 +11,7 @@ import type * as Contract from 'attention-playground';
 import type { AttentionCore, Training } from 'attention-playground';
 import createAttentionCore from './wasm/attention-core.mjs';
 import { unpack, wrap, type CoreModule } from './wrap.js';
-import { instantiate, type EmscriptenFactory } from './instantiate.js';
+import { emscripten, type EmscriptenFactory } from './instantiate.js';
 
 export type * from 'attention-playground';
 export { unpack };
@@ -26,13 +26,8 @@ let shared: Promise<AttentionCore> | null = null;
 // One module per page: every <attention-playground> on it shares this promise.
 export function load(): Promise<AttentionCore> {
   if (!shared) {
-    let compiled: WebAssembly.Module | null = null;
-    shared = (createAttentionCore as EmscriptenFactory<CoreModule>)({
-      instantiateWasm(imports, done) {
-        instantiate(wasmUrl, imports).then((r) => { compiled = r.module; done(r.instance, r.module); });
-        return {};
-      },
-    }).then((core) => ({ ...wrap(core), module: compiled! }));  // compiled: done() came first
+    shared = emscripten(createAttentionCore as EmscriptenFactory<CoreModule>, wasmUrl)
+      .then(({ exports, compiled }) => ({ ...wrap(exports), module: compiled }));
     shared.catch(() => { shared = null; });  // a failed load may be retried
   }
   return shared;

@@ -95,7 +95,7 @@ export const BACKGROUND_CELLS = 400_000;
 
 /** Whether the core counts `spec` as large: computed in the worker. A refused spec is small
  *  (refused at once). */
-export const large = (core: AttentionCore, spec: Spec): boolean => {
+export const large = (core: Pick<AttentionCore, 'work'>, spec: Spec): boolean => {
   const work = core.work(spec);
   return 'cells' in work && work.cells >= BACKGROUND_CELLS;
 };

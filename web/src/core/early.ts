@@ -1,10 +1,14 @@
-// The first script of a page that draws attention: it starts compiling the core's wasm while
-// the rest of the page's code loads and runs, and instantiate() (instantiate.ts) takes the
-// module up. It imports nothing (its one import is of types, gone once compiled), so it runs
-// before the page's main code is evaluated, while the wasm (preloaded by the page) streams in.
-// A failed compile is null: instantiate() then fetches the wasm itself.
-import type { EarlyCompiles, WithEarly } from './instantiate.js';
+// The first script of a page that draws attention: it starts compiling wasm while the rest of
+// the page's code loads and runs (the page preloads the same file). A page whose first screen
+// is written into it compiles the whole core, which the reader's first edit needs; one opened
+// by a link that carries settings draws its first heatmap before anything else, and compiles
+// the first heatmap's module (first-core.ts), which is a third smaller, and fetches its JS:
+// linked.js, which read the link before the body, says which (and preloaded it).
+import { compileEarly, FIRST_HEATMAP } from './instantiate.js';
 
-const url = new URL('./wasm/attention-core.wasm', import.meta.url);
-const early: EarlyCompiles = ((globalThis as unknown as WithEarly)[Symbol.for('attention-playground.early')] ??= new Map());
-if (!early.has(url.href)) early.set(url.href, WebAssembly.compileStreaming(fetch(url)).catch(() => null));
+if (document.documentElement.hasAttribute('data-first-heatmap')) {
+  compileEarly(new URL('./wasm/attention-first.wasm', import.meta.url), FIRST_HEATMAP);
+  void import('./wasm/attention-first.mjs');
+} else {
+  compileEarly(new URL('./wasm/attention-core.wasm', import.meta.url));
+}

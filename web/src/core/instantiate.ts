@@ -25,7 +25,16 @@ function base64Bytes(dataUrl: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(Buffer.from(b64, 'base64'));
 }
 
-const EARLY = Symbol.for('attention-playground.early');
+export const EARLY = Symbol.for('attention-playground.early');
+/** The key under which a page compiles the first heatmap's module (first-core.ts). */
+export const FIRST_HEATMAP = 'first heatmap';
+
+/** Starts compiling the wasm at `url` while the page's code still loads; instantiate() (by the
+ *  URL) or loadFirst() (by FIRST_HEATMAP) takes the module up. A failed compile is null. */
+export function compileEarly(url: URL, key = url.href): void {
+  const early: EarlyCompiles = ((globalThis as unknown as WithEarly)[EARLY] ??= new Map());
+  if (!early.has(key)) early.set(key, WebAssembly.compileStreaming(fetch(url)).catch(() => null));
+}
 
 /** The bytes of a file beside the code, wherever it runs: a data: URL decoded, a file read
  *  from disk (Node), else fetched. */
@@ -54,4 +63,16 @@ export async function instantiate(wasmUrl: URL, imports: WebAssembly.Imports): P
     }
   }
   return WebAssembly.instantiate(await (await fetch(wasmUrl)).arrayBuffer(), imports);
+}
+
+/** An Emscripten factory's module, its wasm instantiated from `wasmUrl` as instantiate() does,
+ *  with the compiled wasm module (which the page hands its worker). */
+export function emscripten<M>(factory: EmscriptenFactory<M>, wasmUrl: URL): Promise<{ exports: M; compiled: WebAssembly.Module }> {
+  let compiled: WebAssembly.Module | null = null;
+  return factory({
+    instantiateWasm(imports, done) {
+      instantiate(wasmUrl, imports).then((r) => { compiled = r.module; done(r.instance, r.module); });
+      return {};
+    },
+  }).then((exports) => ({ exports, compiled: compiled! }));  // compiled: done() came first
 }

@@ -3,7 +3,7 @@
 // plain objects out (lmModel: a copy of the weights file's bytes).
 import type { Training } from './attention.js';
 import createAttentionTrain from './wasm/attention-train.mjs';
-import { instantiate, type EmscriptenFactory } from './instantiate.js';
+import { emscripten, type EmscriptenFactory } from './instantiate.js';
 
 /** The training module's embind functions: JSON text out. */
 interface TrainModule {
@@ -24,12 +24,7 @@ const wasmUrl = new URL('./wasm/attention-train.wasm', import.meta.url);
 let shared: Promise<Training> | null = null;
 
 export function loadTraining(): Promise<Training> {
-  shared ??= (createAttentionTrain as EmscriptenFactory<TrainModule>)({
-    instantiateWasm(imports, done) {
-      instantiate(wasmUrl, imports).then((r) => done(r.instance, r.module));
-      return {};
-    },
-  }).then((m): Training => ({
+  shared ??= emscripten(createAttentionTrain as EmscriptenFactory<TrainModule>, wasmUrl).then(({ exports: m }): Training => ({
     tasks: () => JSON.parse(m.tasks()),
     start: (settings) => JSON.parse(m.start(typeof settings === 'string' ? settings : JSON.stringify(settings ?? {}))),
     step: (count) => JSON.parse(m.step(count)),

@@ -1,7 +1,7 @@
 // A training run for one element: in a Web Worker of its own (train-worker.ts), or, where no
 // worker can start (a sandboxed iframe, a page opened from disk), on the page through the same
 // loop. Messages are those of training-loop.ts.
-import { loadTraining } from './training-core.js';
+import { loadTraining } from './attention.js';  // the training module, loaded when first used
 import { trainingLoop, type TrainingFields, type TrainingMessage, type TrainingReply } from './training-loop.js';
 import type { FromTrainWorker } from './train-worker.js';
 

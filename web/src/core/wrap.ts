@@ -78,10 +78,16 @@ export function unpack({ skeleton, numbers }: PackedTrace, { own = false }: { ow
 // reads it.
 const failed = (reply: object): reply is SpecError => !!(reply as Partial<SpecError>).error;
 
-export function wrap(core: CoreModule): WrappedCore {
-  const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
-  // The core's JSON answer, typed as the contract says it is.
-  const call = <R>(fn: (json: string) => string, value: unknown): R => JSON.parse(fn(text(value)));
+/** What a module that runs specs answers (the whole core's, and the first heatmap's: first-core.ts). */
+export type PackedModule = Pick<CoreModule, 'run_packed' | 'packed_numbers' | 'drop_packed' | 'work'>;
+/** The calls such a module's JS face has. */
+export type PackedCalls = Pick<WrappedCore, 'runPacked' | 'trace' | 'work'>;
+
+const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+// The core's JSON answer, typed as the contract says it is.
+const call = <R>(fn: (json: string) => string, value: unknown): R => JSON.parse(fn(text(value)));
+
+export function packedCalls(core: PackedModule): PackedCalls {
   // The packed trace: its skeleton, and its numbers as a view into the heap that dies at
   // drop_packed(), so use() reads or copies them first.
   const packed = <R>(spec: unknown, use: (skeleton: PackedTrace['skeleton'], view: Float64Array) => R): R => {
@@ -92,6 +98,14 @@ export function wrap(core: CoreModule): WrappedCore {
       core.drop_packed();
     }
   };
+  return {
+    runPacked: (spec) => packed(spec, (skeleton, view) => ({ skeleton, numbers: new Float64Array(view) })),
+    trace: (spec) => packed(spec, (skeleton, view) => unpack({ skeleton, numbers: view }, { own: true })),
+    work: (spec) => call(core.work, spec ?? {}),
+  };
+}
+
+export function wrap(core: CoreModule): WrappedCore {
   // The trained model, fetched and installed once, on the first call (model mode only); or
   // the weights file given (a model trained on /learn/), which later calls then resolve to.
   type Installed = ReturnType<WrappedCore['loadModel']>;
@@ -115,9 +129,8 @@ export function wrap(core: CoreModule): WrappedCore {
   };
   return {
     loadModel,
+    ...packedCalls(core),
     run: (spec) => call(core.run, spec ?? {}),
-    runPacked: (spec) => packed(spec, (skeleton, view) => ({ skeleton, numbers: new Float64Array(view) })),
-    trace: (spec) => packed(spec, (skeleton, view) => unpack({ skeleton, numbers: view }, { own: true })),
     random: ({ seed = 42, dist = 'uniform', rows = 1, cols = 1 } = {}) => {
       const r = call<{ values: Matrix } | SpecError>(core.random, { seed, dist, rows, cols });
       return failed(r) ? r : r.values;
@@ -128,7 +141,6 @@ export function wrap(core: CoreModule): WrappedCore {
     },
     derive: (request) => call(core.derive, request),
     parameters: (spec) => call(core.parameters, spec ?? {}),
-    work: (spec) => call(core.work, spec ?? {}),
     settings: () => JSON.parse(core.settings()),
     schema: () => JSON.parse(core.schema()),
     entropy: (request) => call(core.entropy, request),

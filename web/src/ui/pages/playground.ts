@@ -9,6 +9,8 @@ import { load, type AttentionCore, type ModelCard, type ModelTrace, type Spec } 
 import { PACKED, lazyRows, type Packed } from '../../core/packed.js';
 import { keepUnchanged } from '../../core/unchanged.js';
 import { large, traceOf } from '../../core/background.js';
+import { loadFirst } from '../../core/first-core.js';
+import type { PackedCalls } from '../../core/wrap.js';
 import { MATRIX_KEYS, SETTINGS, givenWidth, applies, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../../state/settings.js';
 import { PRESETS, type Preset } from '../../state/presets.js';
 import { ENCODER_DECODER_STEPS, SELF_STEPS, type Step } from '../views/steps.js';
@@ -167,6 +169,8 @@ export class AttentionPlayground extends LitElement {
   private errorShown = false;  // set while rendering, when the error found a place beside its control or matrix
   private computed = 0;  // the latest compute() call: older answers are dropped
   private core: AttentionCore | null = null;
+  private first: PackedCalls | null = null;  // the first heatmap's core, until the whole core is in
+  private firstDrew = -1;  // the compute() whose trace the first heatmap's core drew
   private useHash = false;
   private hashTimer: ReturnType<typeof setTimeout> | undefined;
   private pending = false;
@@ -180,6 +184,18 @@ export class AttentionPlayground extends LitElement {
   private linked = false;   // this element's settings came from the link: bring it into view
   private given: Spec | null = null;  // a spec set before the element was on a page
   private ownHash = '';  // this element's part of the page's hash, as last read
+
+  constructor() {
+    super();
+    // A host script may set `spec` before this class is defined (the embed's script defines its
+    // elements once their code has arrived, after the page's load event): that spec is a plain
+    // property of the element, which would hide the setter below. Taken up as given instead.
+    if (Object.hasOwn(this, 'spec')) {
+      const own = this as { spec?: Spec };
+      this.given = own.spec ?? null;
+      delete own.spec;
+    }
+  }
 
   connectedCallback() {
     super.connectedCallback();
@@ -199,11 +215,33 @@ export class AttentionPlayground extends LitElement {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => this.requestUpdate(), { once: true });
     window.addEventListener('hashchange', this.onHashChange);
     this.resizer?.observe(this);
-    load().then((core) => {
+    const whole = () => load().then((core) => {
+      const drawn = this.first !== null && this.firstDrew === this.computed && !this.busy;
       this.core = core;
+      this.first = null;
       this.ready = true;
-      this.compute();
+      // The first module's trace of the spec on screen is the whole core's to the bit: computed
+      // again, a matrix refused on the way (no longer in the spec) would lose its message.
+      if (!drawn) return this.compute();
+      if (this.selected) this.derive(this.selected);  // a cell clicked while the core was on its way
+      this.requestUpdate();
     }, (e) => { this.loadError = `The attention core could not be loaded: ${e?.message ?? e}`; });
+    // Where the page compiles the first heatmap's module, it draws the first heatmap, and the
+    // whole core is fetched once that is on screen and the page idle, not beside it: on a slow
+    // connection the two would share it, and compiling the whole core held up the heatmaps'
+    // own drawing, a frame after the element's, by a tenth of a second.
+    const first = loadFirst();
+    if (!first) return void whole();
+    first.then(async (calls) => {
+      if (calls && !this.core) {
+        this.first = calls;
+        this.ready = true;
+        this.compute();
+        await this.updateComplete;
+        await new Promise((idle) => ('requestIdleCallback' in window ? requestIdleCallback(idle, { timeout: 1000 }) : setTimeout(idle, 100)));
+      }
+      whole();
+    });
   }
 
   disconnectedCallback() {
@@ -343,8 +381,8 @@ export class AttentionPlayground extends LitElement {
   }
 
   private compute() {
-    if (!this.core) return;
-    if (this.modelMode()) return this.computeModel();
+    if (!this.core && !this.first) return;
+    if (this.modelMode()) return this.core ? this.computeModel() : undefined;  // the trained model needs the whole core
     const { state, overrides } = this;
     const wanted = this.spec;
     const id = ++this.computed;
@@ -366,10 +404,11 @@ export class AttentionPlayground extends LitElement {
   /** Computes a trace on the spot or, past BACKGROUND_CELLS, in the page's worker (each element
    *  has its own place in its queue); null when a newer spec of this element replaced it. */
   private run(spec: Spec, then: (result: Json | null) => void) {
-    const core = this.core!;
+    const core = this.core ?? this.first!;
     this.busy = large(core, spec);
     if (!this.busy) return then(core.trace(spec) as Json);
-    traceOf(core, spec, this).then((t) => then(t as Json | null));
+    // the worker is started from the whole core's compiled module: computed once that is in
+    if (this.core) traceOf(this.core, spec, this).then((t) => then(t as Json | null));
   }
 
   /** Model mode: the trained model's trace, on the spot (at 128 characters it is small, and the
@@ -428,6 +467,7 @@ export class AttentionPlayground extends LitElement {
 
   private show(wanted: Spec, spec: Spec, result: Json, refusal: { field: string; message: string } | null, refused: string[]) {
     this.busy = false;
+    if (!this.core) this.firstDrew = this.computed;
     // A refused matrix is not kept: neither the link nor the rows that follow their words carry it.
     if (refused.length) this.overrides = without(this.overrides, refused);
     if (result.error) {

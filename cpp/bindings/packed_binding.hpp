@@ -1,0 +1,46 @@
+#pragma once
+// What the two modules that run specs share (the whole core, attention_wasm.cpp, and the first
+// heatmap's, first_wasm.cpp): the packed trace and the work a spec takes.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <string>
+#include <vector>
+
+#include "attention/io/spec.hpp"
+#include "attention/io/trace_json.hpp"
+#include "binding_common.hpp"
+
+namespace {
+
+// The packed trace: the JSON skeleton now, its numbers from packed_numbers() just after (a
+// Float64Array view into the heap that the caller copies before anything else runs), then
+// drop_packed() so the heap goes back to its size between runs.
+std::vector<double> packed;
+
+std::string run_packed(const std::string& spec) {
+  packed.clear();
+  return text(attention::run_trace_text(spec, &packed));
+}
+
+emscripten::val packed_numbers() { return emscripten::val(emscripten::typed_memory_view(packed.size(), packed.data())); }
+
+void drop_packed() { std::vector<double>().swap(packed); }
+
+// spec -> {"cells": N}: the work a spec takes, counted as for the size limit, so that the page
+// decides where to compute it from the core's count and never from its own guess.
+std::string work(const std::string& spec) {
+  const auto s = attention::parse_spec_text(spec);
+  if (!s) return text(error_of(s.error()));
+  return text(nlohmann::json{{"cells", attention::work_of(s.value()).cells()}});
+}
+
+// Called in each module's EMSCRIPTEN_BINDINGS block.
+inline void bind_packed_trace() {
+  emscripten::function("run_packed", &run_packed);
+  emscripten::function("packed_numbers", &packed_numbers);
+  emscripten::function("drop_packed", &drop_packed);
+  emscripten::function("work", &work);
+}
+
+}  // namespace

@@ -1,0 +1,50 @@
+// The first heatmap's module (cpp/bindings/first_wasm.cpp) against the whole core: for every
+// golden fixture and for refused specs, the same packed trace to the bit, the same work count
+// and the same message; and it is the smaller download.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { load } from '../../dist/attention.js';
+import createFirst from '../../web/src/core/wasm/attention-first.mjs';
+
+const root = new URL('../../', import.meta.url);
+const wasm = (name) => readFileSync(new URL(`web/src/core/wasm/${name}.wasm`, root));
+const fixtures = JSON.parse(readFileSync(new URL('tests/fixtures/attention.json', root)));
+const core = await load();
+const first = await createFirst({
+  instantiateWasm(imports, done) {
+    WebAssembly.instantiate(wasm('attention-first'), imports).then((r) => done(r.instance, r.module));
+    return {};
+  },
+});
+const packedOf = (spec) => {
+  const skeleton = JSON.parse(first.run_packed(typeof spec === 'string' ? spec : JSON.stringify(spec)));
+  const numbers = new Float64Array(first.packed_numbers());
+  first.drop_packed();
+  return { skeleton, numbers };
+};
+
+const REFUSED = [{ heads: 3 }, { sentence: 'a b', mask: 'window:x' }, { sentence: 'x', W_q: [[1, 2]] }, 'not json', { sentence: 'a'.repeat(600).split('').join(' ') }];
+
+test('every fixture: the same packed trace as the whole core, to the bit, and the same work', () => {
+  for (const c of fixtures.cases) {
+    const mine = packedOf(c.spec), whole = core.runPacked(c.spec);
+    assert.deepEqual(mine.skeleton, whole.skeleton, c.name);
+    assert.deepEqual(mine.numbers, whole.numbers, c.name);
+    assert.deepEqual(JSON.parse(first.work(JSON.stringify(c.spec))), core.work(c.spec), c.name);
+  }
+});
+
+test('a refused spec: the same message, naming the same field', () => {
+  for (const spec of REFUSED) {
+    const mine = packedOf(spec).skeleton;
+    assert.ok(mine.error, JSON.stringify(spec));
+    assert.deepEqual(mine, core.runPacked(spec).skeleton);
+  }
+});
+
+test('it is a third smaller than the whole core, gzipped', () => {
+  const size = (name) => gzipSync(wasm(name), { level: 9 }).length;
+  assert.ok(size('attention-first') < size('attention-core') * 0.7, `${size('attention-first')} against ${size('attention-core')} bytes`);
+});

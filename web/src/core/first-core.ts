@@ -1,0 +1,26 @@
+// The first heatmap's core (cpp/bindings/first_wasm.cpp): a module of its own that parses a
+// spec, runs it and packs its trace, and nothing else, a third smaller than the whole core. A
+// page opened by a shared link, or a blog post's embed, draws its first heatmap with it, then
+// loads the whole core, which takes over. Whether a page wants it is said by its first script,
+// which starts compiling it (early.ts, embed.ts): this module names no wasm file of its own,
+// so the one-file builds, which inline every file they name, do not carry it.
+import { EARLY, FIRST_HEATMAP, type EmscriptenFactory, type WithEarly } from './instantiate.js';
+import { packedCalls, type PackedCalls, type PackedModule } from './wrap.js';
+
+let shared: Promise<PackedCalls | null> | null = null;
+
+/** The first heatmap's core, when the page began compiling it (null if that failed); else
+ *  null at once: the page loads the whole core only. */
+export function loadFirst(): Promise<PackedCalls | null> | null {
+  const compiling = (globalThis as unknown as WithEarly)[EARLY]?.get(FIRST_HEATMAP);
+  if (!compiling) return null;
+  // its JS with it, imported here: pages that do not use it do not fetch it
+  shared ??= Promise.all([compiling, import('./wasm/attention-first.mjs')]).then(([module, { default: create }]) => module &&
+    (create as EmscriptenFactory<PackedModule>)({
+      instantiateWasm(imports, done) {
+        WebAssembly.instantiate(module, imports).then((instance) => done(instance, module));
+        return {};
+      },
+    }).then(packedCalls)).catch(() => null);  // the whole core draws it instead
+  return shared;
+}
