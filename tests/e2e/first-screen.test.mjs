@@ -366,6 +366,14 @@ test('a shared link draws its first heatmap with the small first module, then th
   await page.waitForFunction(() => document.querySelector('attention-playground').trace?.tokens.join(' ') === 'a dog barks');
   assert.deepEqual(await cells(page, 'weights', 0), core.run(await specOf(page)).weights[0]);
   await done(page);
+  // the trained model, chosen while the whole core is still on its way, opens when it is in
+  const slow = await env.page({ viewport: { width: 1280, height: 900 } });
+  await slow.route(/attention-core-[\w-]+\.wasm$/, async (r) => { await new Promise((t) => setTimeout(t, 1500)); await r.continue(); });
+  await slow.goto(env.base + hash);
+  await ready(slow);
+  await slow.selectOption('#c-model', 'tiny-lm');
+  await slow.waitForFunction(() => document.querySelector('attention-playground').model?.tokens.join('') === 'the cat sat on the mat', null, { timeout: 20000 });
+  await done(slow);
   // the page opened without a link compiles the whole core alone
   const home = await env.page();
   const homeWasm = [];

@@ -382,7 +382,11 @@ export class AttentionPlayground extends LitElement {
 
   private compute() {
     if (!this.core && !this.first) return;
-    if (this.modelMode()) return this.core ? this.computeModel() : undefined;  // the trained model needs the whole core
+    if (this.modelMode()) {
+      if (this.core) return this.computeModel();
+      this.firstDrew = -1;  // the trained model needs the whole core: computed when it is in
+      return;
+    }
     const { state, overrides } = this;
     const wanted = this.spec;
     const id = ++this.computed;
