@@ -15,12 +15,19 @@ namespace {
 
 // The packed trace: the JSON skeleton now, its numbers from packed_numbers() just after (a
 // Float64Array view into the heap that the caller copies before anything else runs), then
-// drop_packed() so the heap goes back to its size between runs.
+// drop_packed() so the heap goes back to its size between runs. Room for as many numbers as the
+// last run's is taken at once: a learner's next keystroke makes a trace of about its size, and
+// growing the buffer matrix by matrix copied it over and over (a third of a 64-character
+// trace of the trained model).
 std::vector<double> packed;
+std::size_t last_packed = 0;
 
 std::string run_packed(const std::string& spec) {
   packed.clear();
-  return text(attention::run_trace_text(spec, &packed));
+  packed.reserve(last_packed);
+  std::string skeleton = text(attention::run_trace_text(spec, &packed));
+  last_packed = packed.size();
+  return skeleton;
 }
 
 emscripten::val packed_numbers() { return emscripten::val(emscripten::typed_memory_view(packed.size(), packed.data())); }

@@ -184,8 +184,9 @@ namespace {
 // Layer l as the playground's self-attention spec (what run_model runs, and what a clicked cell
 // of the layer is derived from).
 Result<Spec> layer_spec(const LanguageModel& model, const std::vector<std::string>& tokens, const Matrix& X, std::size_t l) {
-  // The spec parser fills every other setting with its default (the scaled dot product).
-  nlohmann::json settings{{"tokens", std::vector<std::string>(tokens.size(), "t")},
+  // The spec parser fills every other setting with its default (the scaled dot product); none
+  // of these settings depends on the tokens, so one stands for them while they are parsed.
+  nlohmann::json settings{{"tokens", {"t"}},
                           {"d_model", model.shape.d_model}, {"heads", model.shape.heads}, {"mask", "causal"},
                           {"positional", "rope"}, {"rope_base", model.shape.rope_base}};
   ATTENTION_TRY(spec, parse_spec(settings));

@@ -40,3 +40,10 @@ export function lazyRows<T>(n: number, build: (r: number) => T): T[] {
     },
   }) as unknown as T[];
 }
+
+/** Row r of a matrix, to read without building it: a view of the packed buffer where the
+ *  matrix has one, else the row itself; and the factor its numbers are divided by. */
+export function rowView(m: readonly (readonly number[])[], r: number): [ArrayLike<number>, number] {
+  const p = (m as { [PACKED]?: Packed })[PACKED];
+  return p ? [p.numbers.subarray(p.at + r * p.cols, p.at + (r + 1) * p.cols), p.factor] : [m[r], 1];
+}

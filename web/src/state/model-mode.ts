@@ -76,17 +76,20 @@ export function layerTrace(t: ModelTrace, l: number): SelfTrace {
   return made[l];
 }
 
-const LEARNED = ['W_q', 'W_k', 'W_v', 'W_o'] as const;
+// The learned weights, and what the length of the text alone decides (RoPE's angles, the
+// causal mask): the same numbers from one keystroke to the next.
+const KEPT = ['W_q', 'W_k', 'W_v', 'W_o', 'rope_angles', 'mask'] as const;
 
-/** `next` with the learned weights of `previous` where they are the same numbers (they always
- *  are, the text aside): their views are then not drawn again. Only they are compared: every
- *  other matrix changes with the text, and comparing them all took a keystroke two milliseconds. */
+/** `next` with the matrices of `previous` that stay the same while the text changes, where they
+ *  are the same numbers: their views are then not drawn again (RoPE's table of angles alone took
+ *  a keystroke three milliseconds). Only they are compared: every other matrix changes with the
+ *  text, and comparing them all took a keystroke two milliseconds. */
 export function keepWeights(previous: ModelTrace | null, next: ModelTrace, keep: <T>(a: unknown, b: T) => T): ModelTrace {
   if (!previous) return next;
   next.layers.forEach((layer, l) => {
     const before = previous.layers[l];
     if (!before) return;
-    for (const k of LEARNED) (layer as Record<string, unknown>)[k] = keep(before[k], layer[k]);
+    for (const k of KEPT) (layer as Record<string, unknown>)[k] = keep(before[k], layer[k]);
   });
   return next;
 }

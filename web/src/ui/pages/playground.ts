@@ -697,6 +697,8 @@ export class AttentionPlayground extends LitElement {
    *  the trace comes first (the page's code ran before the browser drew), the width is measured
    *  now, so that a phone's first frame shows the results with the settings folded away, and not
    *  the settings unfolded above them. */
+  private shotGone = false;  // the written first screen is removed: not looked for on every keystroke
+
   protected willUpdate() {
     if (!this.shownTrace || this.sized) return;
     this.sized = true;
@@ -707,7 +709,10 @@ export class AttentionPlayground extends LitElement {
    *  so the clicked cell stays above it; where it sits below the matrices, it is scrolled into
    *  sight as far as the clicked cell stays on screen. */
   protected async updated() {
-    if (this.shownTrace || this.loadError) this.querySelector(':scope > [slot="first-screen"]')?.remove();
+    if (!this.shotGone && (this.shownTrace || this.loadError)) {
+      this.querySelector(':scope > [slot="first-screen"]')?.remove();
+      this.shotGone = document.readyState !== 'loading';  // one the parser has still to reach is looked for again
+    }
     if (!this.reveal) return;
     this.reveal = false;
     const sel = this.selected;

@@ -68,7 +68,7 @@ export class Arcs extends DeferredElement {
           const a = w[i][j], look = stroke(a, most, heads.length);
           lines.push(svg`<line x1=${left + 6} y1=${y(i) - 4} x2=${right - 6} y2=${y(j) - 4}
             stroke=${PALETTE[h % PALETTE.length]} stroke-width=${look.width} stroke-opacity=${look.opacity} stroke-linecap="round">
-            <title>${this.tokens[i]} → ${this.tokens[j]}: ${short(a)} (head ${h})</title></line>`);
+            <title>${`${this.tokens[i]} → ${this.tokens[j]}: ${short(a)} (head ${h})`}</title></line>`);  // one part, not four: fewer to update per keystroke
         }
       }
     }

@@ -10,6 +10,7 @@ import { bytes, full, short } from '../shared/colour.js';
 import { DeferredElement } from '../shared/deferred.js';
 import { PATTERNS, PATTERN_HELP, PATTERN_NAMES, headLabel } from '../../state/model-mode.js';
 import type { ModelTrace } from '../../core/attention.js';
+import { rowView } from '../../core/packed.js';
 
 export class HeadsOverview extends DeferredElement {
   static properties = { model: { attribute: false }, layer: { type: Number }, head: { type: Number } };
@@ -97,9 +98,9 @@ export class HeadsOverview extends DeferredElement {
       if (!ctx) continue;
       const img = ctx.createImageData(n, n), px = new Uint32Array(img.data.buffer);
       for (let i = 0; i < n; i++) {
-        const row = w[i];
+        const [row, divide] = rowView(w, i);
         for (let j = 0; j <= i; j++) {  // causal: the keys after i are hidden, and left blank
-          const k = Math.round(row[j] * last);
+          const k = Math.round((row[j] / divide) * last);
           px[i * n + j] = lut[k < 0 ? 0 : k > last ? last : k];
         }
       }

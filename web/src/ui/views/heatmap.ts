@@ -6,7 +6,7 @@
 import { css as style, html, nothing, type PropertyValues } from 'lit';
 import { SEQUENTIAL, bytes, diverging, extent, gradientStyle, short, full, swatchOf, type Scale, type Scheme } from '../shared/colour.js';
 import { DeferredElement } from '../shared/deferred.js';
-import { PACKED, type Packed } from '../../core/packed.js';
+import { rowView } from '../../core/packed.js';
 import { EDITING_STYLES, GridEditor } from '../shared/grid-editing.js';
 
 const CANVAS_CELLS = 576;  // 24 x 24: beyond it, DOM cells cost more than they show
@@ -257,10 +257,8 @@ export class Heatmap extends DeferredElement {
     if (!ctx) return;
     const lut = bytes(scale.kind, canvas.dataset.scheme as Scheme);
     const img = ctx.createImageData(cols, rows), data = img.data;
-    const packed = (this.matrix as number[][] & { [PACKED]?: Packed })[PACKED];  // read where they lie: no row is built
     for (let i = 0; i < rows; i++) {
-      const row = packed ? packed.numbers.subarray(packed.at + i * cols, packed.at + (i + 1) * cols) : this.matrix[i], mask = this.masked?.[i];
-      const divide = packed ? packed.factor : 1;
+      const [row, divide] = rowView(this.matrix, i), mask = this.masked?.[i];  // read where they lie: no row is built
       // the table step of v is v * a + b, clamped (what step() in colour.ts computes, inlined for speed)
       const a = scale.kind === 'diverging' ? half / scale.m : last / (tops ? tops[i].top : 1);
       const b = scale.kind === 'diverging' ? half : 0, top = scale.kind === 'diverging' ? 2 * half : last;

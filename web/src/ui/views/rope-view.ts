@@ -20,7 +20,9 @@ export function ropeAngles(given: WithRope | Untyped, draw: DrawHeatmap) {
   const dk = t.spec.d_k, base = t.spec.rope_base;
   const pairs = t.spec.rope_style === 'halves' ? `(p, p + ${dk / 2})` : '(2p, 2p + 1)';
   return draw('rope_angles', angles, {
-    rows: t.tokens.map((w, i) => `${i} ${w}`), cols: angles[0].map((_, p) => `pair ${p}`),
+    // rows by position alone: the angles do not depend on the words, and a table whose labels
+    // stay the same is not drawn again while a learner types
+    rows: angles.map((_, i) => `position ${i}`), cols: angles[0].map((_, p) => `pair ${p}`),
     scale: diverging(extent(angles)), label: 'rope_angles (radians)',
     caption: `position i × θₚ, θₚ = ${base}^(−2p/${dk}); pair p is columns ${pairs} of every head`,
   });
