@@ -145,6 +145,8 @@ export function report(r, root) {
       ...steps.functions.map((x) => `| ${x.name} | ${x.native_us ? f(x.native_us, 1) : '—'} | ${x.chromium_us ? f(x.chromium_us, 1) : '—'} | ${ratio(x.chromium_us, x.native_us)} |`), '');
   }
 
+  if (r.model) lines.push(...modelLines(r.model));
+
   // Targets, honestly.
   const trainVsNative = tr.tasks.flatMap((t) => t.chromium_vs_native.runs);
   const page = pageTargets(r);
@@ -152,11 +154,12 @@ export function report(r, root) {
   lines.push('## Targets', '', 'Page and training figures: the median of the runs (least–most); met only when the worst run meets the target. The kernel\'s ratios come from the run of the tables above (each side of a cell its fastest of three rounds) and from each `npm run bench -- --only=kernel` run after it (kept in `bench/results/kernel-checks.json`, which a full run empties): a kernel target is met only when it holds in the full run and in at least two kernel-only runs.', '', '| target | measured | |', '|---|---|---|',
     ...page.map(([target, figure, met]) => `| ${target} | ${figure} | ${p(met)} |`),
     ...(r.arrivals ? arrivalTargets(r.arrivals) : []).map(([target, figure, met]) => `| ${target} | ${figure} | ${p(met)} |`),
+    ...(r.model ? modelTargets(r.model) : []).map(([target, figure, met]) => `| ${target} | ${figure} | ${p(met)} |`),
     ...kernelRows(r.kernel, r.kernelChecks ?? []),
     `| training in Chromium ≥ 0.9× native steps per second | ${range(trainVsNative)} | ${p(Math.min(...trainVsNative) >= 0.9)} |`,
     `| flat wasm heap across 10,000 recomputes | ${mem.after_10.heap_in_use} → ${mem[last].heap_in_use} bytes | ${p(mem.after_10.heap_in_use === mem[last].heap_in_use)} |`,
     ...whyNot(page, trainVsNative, paint, steps),
-    '', 'Run it again: `npm run bench` (results in `bench/results/`); the page part alone, with its targets: `npm run bench -- --only=page`; the kernel\'s tables alone, added to the rows above: `npm run bench -- --only=kernel`. Where the milliseconds go: `npm run bench:profile -- edits 32`, `-- cold`, `-- paint` (the first frame) or `-- train` (a training step, function by function).', '');
+    '', 'Run it again: `npm run bench` (results in `bench/results/`); the page part alone, with its targets: `npm run bench -- --only=page`; the kernel\'s tables alone, added to the rows above: `npm run bench -- --only=kernel`; the arrivals or the trained model alone, kept beside the last full run: `--only=arrivals`, `--only=model`. Where the milliseconds go: `npm run bench:profile -- edits 32`, `-- cold`, `-- paint` (the first frame) or `-- train` (a training step, function by function).', '');
   writeFileSync(new URL('BENCHMARKS.md', root), lines.join('\n'));
 }
 
@@ -239,6 +242,38 @@ export function arrivalTargets(a) {
     rows.push([`${arrival}: first heatmap ≤ 1.5 s on Fast 3G`, ms(x.first_heatmap_ms), x.first_heatmap_ms.max <= 1500]);
   }
   return rows;
+}
+
+/** The trained model: what its heads do, how well it predicts, its keystroke and its training. */
+function modelLines(m) {
+  const run = (x, digits = 1) => `${f(x.median, digits)} (${f(x.min, digits)}–${f(x.max, digits)})`;
+  const h = m.heads, s = m.steps_per_second;
+  return ['## The trained model', '',
+    `The shipped weights (\`models/tiny-lm.bin\`), read through the core: each head's scores on the probe, ${PROBE}, the best head of each pattern beside the same model before training; the held-out loss against the unigram baseline (the characters' frequencies alone), in nats per character, from the model's card. Model mode's input to frame at ${m.tokens} characters, ${m.edits} edits per run, measured as the page's typing above. Training: a step of /learn/'s language-model task (batch 16, windows of 128 characters) natively (\`attention-train-model\`) and in a fresh Chromium page; and the seconds /learn/'s task, with its defaults, takes in the tab until the best induction score reaches 0.3. ${m.p95_ms.runs.length} runs, median (least–most).`, '',
+    '| figure | measured |', '|---|---:|',
+    `| best previous-token head on the probe | ${f(h.previous_token)} (untrained ${f(h.untrained.previous_token)}) |`,
+    `| best induction head on the probe | ${f(h.induction)} (untrained ${f(h.untrained.induction)}) |`,
+    `| held-out loss, nats per character | ${f(m.held_out_loss)} (unigram baseline ${f(m.unigram_loss)}) |`,
+    `| model mode, input to frame p95 (work), ms | ${run(m.p95_ms)} |`,
+    `| model mode, input to frame p95 (wall clock), ms | ${run(m.frame_p95_ms)} |`,
+    `| training steps per second, native | ${run(s.native)} |`,
+    `| training steps per second, Chromium | ${run(s['wasm-chromium'])} |`,
+    ...(m.induction_0_3_seconds ? [`| seconds until an induction score of 0.3 in the tab | ${run(m.induction_0_3_seconds, 0)} (steps ${m.induction_0_3_step.join(', ')}) |`] : []),
+    ''];
+}
+const PROBE = '50 random characters repeated twice';
+
+/** The trained model's targets: met only when the worst run meets them. */
+export function modelTargets(m) {
+  const ms = (x) => `${f(x.median, 1)} ms (${f(x.min, 1)}–${f(x.max, 1)})`;
+  const q = m.chromium_vs_native;
+  return [
+    [`a head with induction score ≥ 0.5 on ${PROBE}`, `${f(m.heads.induction)} (untrained ${f(m.heads.untrained.induction)})`, m.heads.induction >= 0.5],
+    [`a head with previous-token score ≥ 0.8 on ${PROBE}`, `${f(m.heads.previous_token)} (untrained ${f(m.heads.untrained.previous_token)})`, m.heads.previous_token >= 0.8],
+    ['held-out loss below the unigram baseline', `${f(m.held_out_loss)} against ${f(m.unigram_loss)} nats per character`, m.held_out_loss < m.unigram_loss],
+    [`model mode: input to frame p95 ≤ 16 ms at ${m.tokens} characters (work)`, ms(m.p95_ms), m.p95_ms.max <= 16],
+    ['language-model training in Chromium ≥ 0.9× native steps per second', `${q.median.toFixed(2)}× (${q.min.toFixed(2)}–${q.max.toFixed(2)})`, q.min >= 0.9],
+  ];
 }
 
 /** Which heatmap came first on screen: the one written into the page, or the code's. */

@@ -13,7 +13,7 @@ import { tfjsReady, tfjsForward } from './tfjs.mjs';
 import { serve } from '../tests/e2e/serve.mjs';
 import { CHROMIUM } from '../tests/e2e/harness.mjs';
 import { importTSTree } from '../tests/e2e/typescript.mjs';
-import { report, pageTargets, kernelTargets, arrivalTargets } from './report.mjs';
+import { report, pageTargets, kernelTargets, arrivalTargets, modelTargets } from './report.mjs';
 import { editSentence, openSettled } from './page-edits.mjs';
 import { quantile, spread } from './spread.mjs';
 import { arrivals } from './arrivals.mjs';
@@ -26,7 +26,8 @@ const smoke = process.argv.includes('--smoke');
 // --only=page is those two, followed by the page's targets as BENCHMARKS.md states them, and
 // --only=kernel the kernel's tables, followed by its ratio targets, which it also adds to
 // bench/results/kernel-checks.json and BENCHMARKS.md: a kernel target is met only when the full
-// run and two kernel-only runs after it hold it (a full run empties the file).
+// run and two kernel-only runs after it hold it (a full run empties the file). --only=arrivals and
+// --only=model keep what they measured (bench/results/) and write BENCHMARKS.md with it.
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',').flatMap((p) => (p === 'page' ? ['interactive', 'coldstart'] : [p]));
 const root = new URL('../', import.meta.url);
 const say = (...a) => console.log(...a);
@@ -551,7 +552,7 @@ function machine() {
 const today = () => new Date().toISOString().slice(0, 10);
 // The kernel-only runs after the last full run, and what that run wrote.
 const CHECKS = new URL('bench/results/kernel-checks.json', root);
-const saved = () => Object.fromEntries(['machine', 'kernel', 'interactive', 'coldstart', 'arrivals', 'memory', 'training']
+const saved = () => Object.fromEntries(['machine', 'kernel', 'interactive', 'coldstart', 'arrivals', 'memory', 'training', 'model']
   .filter((name) => existsSync(new URL(`bench/results/${name}.json`, root)))
   .map((name) => [name, JSON.parse(readFileSync(new URL(`bench/results/${name}.json`, root)))]));
 
@@ -564,13 +565,15 @@ if (only) {
   const measured = {};
   for (const name of only) measured[name] = await parts[name]();
   const targets = [...(measured.kernel ? kernelTargets(measured.kernel) : []), ...(measured.interactive && measured.coldstart ? pageTargets(measured) : []),
-    ...(measured.arrivals ? arrivalTargets(measured.arrivals) : [])];
+    ...(measured.arrivals ? arrivalTargets(measured.arrivals) : []), ...(measured.model ? modelTargets(measured.model) : [])];
   for (const [target, figure, met] of targets) say(`${met ? 'met    ' : 'NOT YET'}  ${target}: ${figure}`);
-  // the arrivals are kept, and BENCHMARKS.md written again with them beside the last full run's figures
-  if (measured.arrivals && !smoke) {
-    writeFileSync(new URL('bench/results/arrivals.json', root), JSON.stringify(measured.arrivals, null, 1) + '\n');
+  // the arrivals and the trained model are kept, and BENCHMARKS.md written again with them beside
+  // the last full run's figures
+  const kept = ['arrivals', 'model'].filter((name) => measured[name]);
+  if (kept.length && !smoke) {
+    for (const name of kept) writeFileSync(new URL(`bench/results/${name}.json`, root), JSON.stringify(measured[name], null, 1) + '\n');
     report({ ...saved(), kernelChecks: JSON.parse(readFileSync(CHECKS, 'utf8')) }, root);
-    say('wrote bench/results/arrivals.json and BENCHMARKS.md');
+    say(`wrote ${kept.map((name) => `bench/results/${name}.json`).join(', ')} and BENCHMARKS.md`);
   }
   if (measured.kernel && !smoke) {
     const checks = [...JSON.parse(readFileSync(CHECKS, 'utf8')), { date: today(), targets: kernelTargets(measured.kernel) }];

@@ -19,6 +19,11 @@ await import('./settings-table.mjs');
 await import('./core-types.mjs');
 const quiet = { logLevel: 'warn', configFile: false, root, base: './', worker: { format: 'es' } };
 
+// The library's chunks beyond the core: the elements, and the trainer's and the comparison's own.
+const ELEMENTS = /web[\\/]src[\\/](elements|ui|state)[\\/.]|web[\\/]src[\\/]core[\\/](training|training-loop)\.ts|node_modules/;
+const TRAINER = /web[\\/]src[\\/](ui[\\/]pages[\\/]trainer(-lm)?|ui[\\/]views[\\/]chart|state[\\/]training)\.ts|lit[\\/]directives[\\/]keyed/;
+const COMPARE = /web[\\/]src[\\/]ui[\\/]pages[\\/]compare(-current)?\.ts/;
+
 await build({ configFile: `${root}vite.config.js`, logLevel: 'warn' });
 
 // Library mode would inline the wasm (and the model, and the texts) as base64, which the browser
@@ -49,12 +54,18 @@ await build({
         // the core (with the bundler's helpers, which left to themselves went into the first
         // chunk that needed them: training's), which embed.ts imports at once, and the elements
         // with everything they import at once. The training module's code stays a chunk of its
-        // own, loaded when used (in Node too, where the elements' chunk cannot be imported).
+        // own, loaded when used (in Node too, where the elements' chunk cannot be imported). The
+        // trainer's and the comparison's elements are chunks of their own, which embed.ts fetches
+        // after the playground's: a blog post's playgrounds do not wait for them.
         codeSplitting: {
+          // (a group takes what its modules import as well, unless a group before it took it:
+          // the elements go before the trainer's and the comparison's, which share their code)
           groups: [
-            { name: 'attention', test: /rolldown[\\/]runtime|web[\\/]src[\\/]core[\\/](attention|wrap|instantiate|packed|unchanged|background)\.ts|attention-core\.mjs/, priority: 2 },
-            { name: 'training-core', test: /web[\\/]src[\\/]core[\\/]training-core\.ts|attention-train\.mjs/, priority: 1 },
-            { name: 'elements', test: /web[\\/]src[\\/](elements|ui|state)[\\/.]|web[\\/]src[\\/]core[\\/](training|training-loop)\.ts|node_modules/ },
+            { name: 'attention', test: /rolldown[\\/]runtime|web[\\/]src[\\/]core[\\/](attention|wrap|instantiate|packed|unchanged|background)\.ts|attention-core\.mjs/, priority: 4 },
+            { name: 'training-core', test: /web[\\/]src[\\/]core[\\/]training-core\.ts|attention-train\.mjs/, priority: 3 },
+            { name: 'elements', test: (id) => ELEMENTS.test(id) && !TRAINER.test(id) && !COMPARE.test(id), priority: 2 },
+            { name: 'trainer', test: TRAINER, priority: 1 },
+            { name: 'compare', test: COMPARE },
           ],
         },
       },

@@ -9,5 +9,8 @@ if (document.querySelector('attention-playground:not([model="tiny-lm"])')) {
   compileEarly(new URL('./core/wasm/attention-first.wasm', import.meta.url), FIRST_HEATMAP);
   void import('./core/wasm/attention-first.mjs');  // its JS, which first-core.ts imports
 }
-const { AttentionPlayground, AttentionTrainer, AttentionCompare } = await import('./elements.js');
+// The playground first: a post's playgrounds draw as soon as it is in. The trainer's and the
+// comparison's code (chunks of their own) are fetched after it, not beside it.
+const { AttentionPlayground } = await import('./ui/pages/playground.js');
+const [{ AttentionTrainer }, { AttentionCompare }] = await Promise.all([import('./ui/pages/trainer.js'), import('./ui/pages/compare.js')]);
 export { AttentionPlayground, AttentionTrainer, AttentionCompare };
