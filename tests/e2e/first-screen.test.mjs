@@ -371,9 +371,29 @@ test('a shared link draws its first heatmap with the small first module, then th
   await slow.route(/attention-core-[\w-]+\.wasm$/, async (r) => { await new Promise((t) => setTimeout(t, 1500)); await r.continue(); });
   await slow.goto(env.base + hash);
   await ready(slow);
+  // Copy as NumPy, pressed before the whole core is in, gives the program once it is
+  assert.equal(await slow.evaluate(() => document.querySelector('attention-playground').core), null, 'the whole core is still on its way');
+  await slow.click('button[data-action="numpy"]');
+  assert.equal(await slow.locator('textarea.numpy').inputValue({ timeout: 20000 }), core.numpy(await specOf(slow)));
   await slow.selectOption('#c-model', 'tiny-lm');
   await slow.waitForFunction(() => document.querySelector('attention-playground').model?.tokens.join('') === 'the cat sat on the mat', null, { timeout: 20000 });
   await done(slow);
+  // a link to what only the whole core computes (decode's steps): the first module leaves it to
+  // the whole core, and the reader sees no message about it, only the numbers once it is in
+  const decoding = await env.page({ viewport: { width: 1280, height: 900 } });
+  await decoding.addInitScript(() => {
+    window.errors = [];
+    addEventListener('trace', (e) => { if (e.detail.error) window.errors.push(e.detail.error.field); }, true);
+  });
+  const decodingWasm = [];
+  decoding.on('request', (r) => { if (r.url().endsWith('.wasm')) decodingWasm.push(new URL(r.url()).pathname.replace(/-[\w-]{8}\.wasm$/, '')); });
+  await decoding.goto(`${env.base}#sentence=the+cat+sat&heads=2&d_model=8&mask=causal&decode=true`);
+  await ready(decoding);
+  await decoding.waitForFunction(() => document.querySelector('attention-playground').trace?.decode?.length === 3);
+  assert.deepEqual(await decoding.evaluate(() => window.errors), [], 'no message, the first module\'s refusal included');
+  assert.deepEqual(decodingWasm, ['/assets/attention-first', '/assets/attention-core']);
+  assert.deepEqual(await cells(decoding, 'weights', 1), core.run(await specOf(decoding)).weights[1]);
+  await done(decoding);
   // the page opened without a link compiles the whole core alone
   const home = await env.page();
   const homeWasm = [];

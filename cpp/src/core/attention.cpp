@@ -219,6 +219,10 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
     if (!cross) {
       for (const auto& w : t.weights) t.head_scores.push_back(head_scores(w, s.tokens));
     }
+#ifdef ATTENTION_FIRST_HEATMAP
+    if (s.online_block > 0) return needs_whole_core("the online softmax's blocks");
+    if (s.decode) return needs_whole_core("decoding with a KV cache");
+#else
     if (s.online_block > 0) {
       for (long i = 0; i < h; ++i) {
         const long g = t.kv_group[static_cast<std::size_t>(i)];
@@ -231,6 +235,7 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
       t.decode = std::move(d.value().steps);
       t.decode_cost = d.value().cost;
     }
+#endif
   }
   return t;
 }

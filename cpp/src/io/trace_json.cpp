@@ -165,6 +165,7 @@ json walk(const std::vector<TraceEntry<Trace>>& schema, const Trace* trace, cons
 
 }  // namespace
 
+#ifndef ATTENTION_FIRST_HEATMAP
 namespace {
 // The trained model's trace: its tokens and vocabulary, every layer as a self-attention trace
 // (the residual stream in as X), the next-token log-probabilities and each head's scores, on
@@ -193,11 +194,17 @@ Result<json> run_model_trace(const Spec& s, const Numbers& out) {
   return j;
 }
 }  // namespace
+#endif
 
 Result<json> run_trace(const Spec& s, std::vector<double>* packed) {
   const Numbers out(packed);
   json j;
+#ifdef ATTENTION_FIRST_HEATMAP
+  if (s.model == ModelKind::tiny_lm) return needs_whole_core("the trained model");
+  if (s.mode == Mode::encoder_decoder) return needs_whole_core("the encoder-decoder");
+#else
   if (s.model == ModelKind::tiny_lm) return run_model_trace(s, out);
+#endif
   if (s.mode != Mode::encoder_decoder) {
     auto t = run_self<double>(s);
     if (!t) return t.error();
@@ -208,9 +215,11 @@ Result<json> run_trace(const Spec& s, std::vector<double>* packed) {
                               " row(s) have every position masked; their weights are all 0");
     }
   } else {
+#ifndef ATTENTION_FIRST_HEATMAP
     auto t = run_encoder_decoder<double>(s);
     if (!t) return t.error();
     j = walk(encoder_decoder_trace_schema(), &t.value(), t.value().parameters, out);
+#endif
   }
   j["spec"] = to_json(s);
   if (!j.contains("warnings")) j["warnings"] = json::array();

@@ -4,8 +4,13 @@
 // loads the whole core, which takes over. Whether a page wants it is said by its first script,
 // which starts compiling it (early.ts, embed.ts): this module names no wasm file of its own,
 // so the one-file builds, which inline every file they name, do not carry it.
-import { EARLY, FIRST_HEATMAP, type EmscriptenFactory, type WithEarly } from './instantiate.js';
+import { EARLY, FIRST_HEATMAP, fromCompiled, type EmscriptenFactory, type WithEarly } from './instantiate.js';
 import { packedCalls, type PackedCalls, type PackedModule } from './wrap.js';
+
+/** The field under which this module refuses a spec only the whole core computes (the trained
+ *  model, the encoder-decoder, decode's steps, the online softmax's blocks): the page then waits
+ *  for the whole core, and says nothing. */
+export const WHOLE_CORE = 'core';
 
 let shared: Promise<PackedCalls | null> | null = null;
 
@@ -16,11 +21,6 @@ export function loadFirst(): Promise<PackedCalls | null> | null {
   if (!compiling) return null;
   // its JS with it, imported here: pages that do not use it do not fetch it
   shared ??= Promise.all([compiling, import('./wasm/attention-first.mjs')]).then(([module, { default: create }]) => module &&
-    (create as EmscriptenFactory<PackedModule>)({
-      instantiateWasm(imports, done) {
-        WebAssembly.instantiate(module, imports).then((instance) => done(instance, module));
-        return {};
-      },
-    }).then(packedCalls)).catch(() => null);  // the whole core draws it instead
+    fromCompiled(create as EmscriptenFactory<PackedModule>, module).then(packedCalls)).catch(() => null);  // the whole core draws it instead
   return shared;
 }

@@ -76,3 +76,14 @@ export function emscripten<M>(factory: EmscriptenFactory<M>, wasmUrl: URL): Prom
     },
   }).then((exports) => ({ exports, compiled: compiled! }));  // compiled: done() came first
 }
+
+/** An Emscripten factory's module, its wasm instantiated from a module already compiled (by
+ *  the page's first script, or by the page for its worker). */
+export function fromCompiled<M>(factory: EmscriptenFactory<M>, module: WebAssembly.Module): Promise<M> {
+  return factory({
+    instantiateWasm(imports, done) {
+      WebAssembly.instantiate(module, imports).then((instance) => done(instance, module));
+      return {};
+    },
+  });
+}

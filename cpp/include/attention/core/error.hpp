@@ -19,6 +19,11 @@ inline Error error_at(const std::string& field, const std::string& what) {
   return Error{field, field.empty() ? what : field + ": " + what};
 }
 
+// What the first heatmap's module (built with ATTENTION_FIRST_HEATMAP: see CMakeLists.txt)
+// leaves to the whole core: refused under the field "core", which the page reads as "wait for
+// the whole core", never as the learner's mistake.
+inline Error needs_whole_core(const std::string& what) { return error_at("core", what + " is computed by the whole core"); }
+
 template <class T>
 class Result {
  public:

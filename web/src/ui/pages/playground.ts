@@ -9,7 +9,7 @@ import { load, type AttentionCore, type ModelCard, type ModelTrace, type Spec } 
 import { PACKED, lazyRows, type Packed } from '../../core/packed.js';
 import { keepUnchanged } from '../../core/unchanged.js';
 import { large, traceOf } from '../../core/background.js';
-import { loadFirst } from '../../core/first-core.js';
+import { WHOLE_CORE, loadFirst } from '../../core/first-core.js';
 import type { PackedCalls } from '../../core/wrap.js';
 import { MATRIX_KEYS, SETTINGS, givenWidth, applies, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../../state/settings.js';
 import { PRESETS, type Preset } from '../../state/presets.js';
@@ -393,6 +393,7 @@ export class AttentionPlayground extends LitElement {
     let refusal: { field: string; message: string } | null = null;
     const attempt = (spec: Spec, refused: string[]) => this.run(spec, (result) => {
       if (result === null || id !== this.computed) return;  // a newer spec is on its way
+      if (!this.core && result.error?.field === WHOLE_CORE) return void (this.firstDrew = -1);  // computed when the whole core is in
       // A matrix the core refuses (the wrong shape, say) blanks nothing: the views are computed
       // again with the seed's matrix in its place, and the message stays beside it.
       const field = result.error?.field;
@@ -829,8 +830,9 @@ export class AttentionPlayground extends LitElement {
   }
 
   private async copyNumpy() {
-    if (!this.core) return;
-    const r = this.core.numpy(this.spec);
+    // Clicked while the first heatmap's module stands in: the whole core, on its way, writes it.
+    const core = this.core ?? await load();
+    const r = core.numpy(this.spec);
     if (typeof r !== 'string') return;
     this.numpyText = r;
     this.shareText = '';
