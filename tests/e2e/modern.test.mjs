@@ -49,6 +49,9 @@ test('Llama-style layer: RoPE and 2 key/value heads for 8 query heads, as the co
   assert.deepEqual(trace.kv_group, [0, 0, 0, 0, 1, 1, 1, 1]);
   // on screen: the angles, and Q and K before and after the turn
   assert.deepEqual(await cells(page, 'rope_angles'), expected.rope_angles);
+  // an angle depends on the position alone, and its row says so (not the token there)
+  const rowNames = await (await drawn(page.locator('ap-heatmap[key="rope_angles"]').first())).evaluate((el) => [...el.shadowRoot.querySelectorAll('tbody th')].map((th) => th.textContent.trim()));
+  assert.deepEqual(rowNames, expected.rope_angles.map((_, i) => `position ${i}`));
   assert.deepEqual(await cells(page, 'Q_rope'), expected.Q_rope);
   assert.deepEqual(await cells(page, 'K_rope'), expected.K_rope);
   assert.match(await page.locator('#step-rotate .why').innerText(), /i − j/);

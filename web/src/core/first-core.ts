@@ -1,10 +1,10 @@
 // The first heatmap's core (cpp/bindings/first_wasm.cpp): a module of its own that parses a
-// spec, runs it and packs its trace, and nothing else, a third smaller than the whole core. A
+// spec, runs it and packs its trace, and nothing else, two fifths smaller than the whole core. A
 // page opened by a shared link, or a blog post's embed, draws its first heatmap with it, then
 // loads the whole core, which takes over. Whether a page wants it is said by its first script,
 // which starts compiling it (early.ts, embed.ts): this module names no wasm file of its own,
 // so the one-file builds, which inline every file they name, do not carry it.
-import { EARLY, FIRST_HEATMAP, fromCompiled, type EmscriptenFactory, type WithEarly } from './instantiate.js';
+import { EARLY, FIRST_HEATMAP, emscripten, type EmscriptenFactory, type WithEarly } from './instantiate.js';
 import { packedCalls, type PackedCalls, type PackedModule } from './wrap.js';
 
 /** The field under which this module refuses a spec only the whole core computes (the trained
@@ -21,6 +21,6 @@ export function loadFirst(): Promise<PackedCalls | null> | null {
   if (!compiling) return null;
   // its JS with it, imported here: pages that do not use it do not fetch it
   shared ??= Promise.all([compiling, import('./wasm/attention-first.mjs')]).then(([module, { default: create }]) => module &&
-    fromCompiled(create as EmscriptenFactory<PackedModule>, module).then(packedCalls)).catch(() => null);  // the whole core draws it instead
+    emscripten(create as EmscriptenFactory<PackedModule>, module).then(({ exports }) => packedCalls(exports))).catch(() => null);  // the whole core draws it instead
   return shared;
 }

@@ -65,25 +65,17 @@ export async function instantiate(wasmUrl: URL, imports: WebAssembly.Imports): P
   return WebAssembly.instantiate(await (await fetch(wasmUrl)).arrayBuffer(), imports);
 }
 
-/** An Emscripten factory's module, its wasm instantiated from `wasmUrl` as instantiate() does,
- *  with the compiled wasm module (which the page hands its worker). */
-export function emscripten<M>(factory: EmscriptenFactory<M>, wasmUrl: URL): Promise<{ exports: M; compiled: WebAssembly.Module }> {
+/** An Emscripten factory's module, its wasm instantiated from `wasm`: a URL, as instantiate()
+ *  does, or a module already compiled (by the page's first script, or by the page for its
+ *  worker); with the compiled wasm module (which the page hands its worker). */
+export function emscripten<M>(factory: EmscriptenFactory<M>, wasm: URL | WebAssembly.Module): Promise<{ exports: M; compiled: WebAssembly.Module }> {
   let compiled: WebAssembly.Module | null = null;
+  const instantiated = wasm instanceof URL ? (imports: WebAssembly.Imports) => instantiate(wasm, imports)
+    : (imports: WebAssembly.Imports) => WebAssembly.instantiate(wasm, imports).then((instance) => ({ instance, module: wasm }));
   return factory({
     instantiateWasm(imports, done) {
-      instantiate(wasmUrl, imports).then((r) => { compiled = r.module; done(r.instance, r.module); });
+      instantiated(imports).then((r) => { compiled = r.module; done(r.instance, r.module); });
       return {};
     },
   }).then((exports) => ({ exports, compiled: compiled! }));  // compiled: done() came first
-}
-
-/** An Emscripten factory's module, its wasm instantiated from a module already compiled (by
- *  the page's first script, or by the page for its worker). */
-export function fromCompiled<M>(factory: EmscriptenFactory<M>, module: WebAssembly.Module): Promise<M> {
-  return factory({
-    instantiateWasm(imports, done) {
-      WebAssembly.instantiate(module, imports).then((instance) => done(instance, module));
-      return {};
-    },
-  });
 }

@@ -3,7 +3,7 @@
 // trace back, the numbers' buffer transferred rather than copied.
 import type { PackedTrace, Spec } from './attention.js';
 import createAttentionCore from './wasm/attention-core.mjs';
-import { fromCompiled, type EmscriptenFactory } from './instantiate.js';
+import { emscripten, type EmscriptenFactory } from './instantiate.js';
 import { wrap, type CoreModule, type WrappedCore } from './wrap.js';
 
 /** What the page posts: the compiled module first, then a spec at a time. */
@@ -22,7 +22,7 @@ let core: Promise<WrappedCore> | null = null;
 
 self.onmessage = async ({ data }) => {
   if (data.module) {
-    core = fromCompiled(createAttentionCore as EmscriptenFactory<CoreModule>, data.module).then(wrap);
+    core = emscripten(createAttentionCore as EmscriptenFactory<CoreModule>, data.module).then(({ exports }) => wrap(exports));
     return;
   }
   try {

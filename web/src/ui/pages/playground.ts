@@ -382,11 +382,8 @@ export class AttentionPlayground extends LitElement {
 
   private compute() {
     if (!this.core && !this.first) return;
-    if (this.modelMode()) {
-      if (this.core) return this.computeModel();
-      this.firstDrew = -1;  // the trained model needs the whole core: computed when it is in
-      return;
-    }
+    // (Before the whole core is in, the first module refuses the trained model under WHOLE_CORE.)
+    if (this.modelMode() && this.core) return this.computeModel();
     const { state, overrides } = this;
     const wanted = this.spec;
     const id = ++this.computed;
