@@ -126,11 +126,7 @@ test('Hugo, with a shortcode', async () => {
   const server = await serveDir(join(dir, 'public'));
   const page = await chromium.page({ loopback: true });
   await page.goto(server.base + 'hostile/');
-  // (the element is defined once its code has arrived, which can be after the page's load event)
-  assert.equal(await page.locator('attention-playground').evaluate(async (el) => {
-    await customElements.whenDefined('attention-playground');
-    return el.spec.sentence;
-  }), hostile);
+  assert.equal((await weightsOfSpec(page.locator('attention-playground'))).spec.sentence, hostile);
   assert.equal(await page.locator('img').count(), 0);
   // a shortcode's share-url that would run script is refused by the element, by name
   await page.click('attention-playground button[data-action="share"]');

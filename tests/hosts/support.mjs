@@ -99,7 +99,8 @@ export async function weightsShown(host) {
 
 /** The weights the core computes for the spec a playground shows. */
 export async function weightsOfSpec(host) {
-  const spec = await host.evaluate((el) => el.spec);
+  // (the element is defined once its code has arrived, which can be after the page's load event)
+  const spec = await host.evaluate(async (el) => (await customElements.whenDefined(el.localName), el.spec));
   const trace = core.run(spec);
   assert.equal(trace.error, undefined, JSON.stringify(trace.error));
   return { spec, weights: trace.weights };
