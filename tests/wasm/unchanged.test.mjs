@@ -53,3 +53,18 @@ test('a changed seed, a changed number, -0 for 0 or another shape is not kept', 
   assert.deepEqual(keepUnchanged(null, { M: [[1]] }), { M: [[1]] });
   assert.deepEqual(keepUnchanged({ M: 'text' }, { M: [[1]] }), { M: [[1]] });
 });
+
+test("the trained model's trace: a copy per layer, every matrix built when read, the weights kept without building them", async () => {
+  await core.loadModel();
+  const spec = { model: 'tiny-lm', sentence: 'the cat sat on the mat' };
+  const before = core.trace(spec);
+  const buffer = (m) => m[PACKED]?.numbers;
+  for (const layer of before.layers) for (const m of [layer.X, layer.W_q, layer.mask, layer.weights[0]]) assert.ok(buffer(m), 'lazy');
+  assert.equal(buffer(before.layers[0].X), buffer(before.layers[0].weights[3]), 'one copy for the layer');
+  assert.notEqual(buffer(before.layers[0].X), buffer(before.layers[1].X));
+  const after = core.trace({ ...spec, sentence: 'the cat sat on the hat' });
+  const shared = keepUnchanged(before, after);
+  assert.equal(shared.layers[1].W_q, before.layers[1].W_q);
+  assert.notEqual(shared.layers[1].X, before.layers[1].X);
+  assert.deepEqual(JSON.parse(JSON.stringify(core.trace(spec))), core.run(spec), 'the numbers run gives');
+});

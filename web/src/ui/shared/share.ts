@@ -4,6 +4,7 @@
 import type { SettingDef, State } from '../../state/settings.js';
 import { htmlAttribute, httpURL } from './escape.js';
 import { clip } from './clip.js';
+import { count } from './count.js';
 
 /** d_model -> d-model: the attribute of a setting or matrix key. */
 export const attributeOf = (key: string) => key.replace(/_/g, '-').toLowerCase();
@@ -61,5 +62,5 @@ export function scriptOf(el: Element): string {
 /** Why a link this long would not open, or '' when it would. */
 export function tooLong(url: string): string {
   if (url.length <= LINK_LIMIT) return '';
-  return `The link would be ${url.length.toLocaleString('en')} characters long (your matrices are in it), and browsers and servers cut links past ${LINK_LIMIT.toLocaleString('en')}, so it would not open.`;
+  return `The link would be ${count(url.length)} characters long (your matrices are in it), and browsers and servers cut links past ${count(LINK_LIMIT)}, so it would not open.`;
 }

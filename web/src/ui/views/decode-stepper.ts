@@ -8,8 +8,8 @@ import { SEQUENTIAL, diverging, extent, short, type Scale } from '../shared/colo
 import { Stepper, stepperBar, STEPPER_STYLES } from './stepper.js';
 import './heatmap.js';
 import type { DecodeStep, SelfTrace } from '../../core/attention.js';
+import { count } from '../shared/count.js';
 
-const count = (v: number) => v.toLocaleString('en');
 
 export class DecodeStepper extends LitElement {
   static properties = { trace: { attribute: false }, start: { type: Number } };

@@ -6,6 +6,7 @@
 import { css, html, svg } from 'lit';
 import type { KvCost, SelfTrace } from '../../core/attention.js';
 import type { Untyped } from '../../state/trace-schema.js';
+import { count } from '../shared/count.js';
 
 const GAP = 46, TOP = 22, BOTTOM = 92;
 
@@ -40,7 +41,6 @@ function size(bytes: number): string {
   return `${u ? Number(bytes.toPrecision(3)) : bytes} ${units[u]}`;
 }
 
-const count = (v: number) => v.toLocaleString('en');
 const FP16 = 2;  // bytes a number
 
 /** Parameters and KV cache of MHA, this GQA, and MQA at the spec's widths, as the core counts them. */
