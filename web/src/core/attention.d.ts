@@ -127,8 +127,9 @@ export interface AttentionCore {
   run(spec: Spec | string): Trace | SpecError;
   /** The same trace packed: ten times cheaper than run() for large traces; unpack() it. */
   runPacked(spec: Spec | string): PackedTrace;
-  /** The trace as run() gives it, as cheap as runPacked(): the rows of a large matrix are built
-   *  when first read, and a picture or a range reads its numbers where they lie. */
+  /** The trace as run() gives it, as cheap as runPacked(): the rows of a large matrix (and of
+   *  every matrix of the trained model's layers) are built when first read, and a picture or a
+   *  range reads its numbers where they lie. */
   trace(spec: Spec | string): Trace | SpecError;
   /** NumPy's np.random.seed(seed) then rand / randn / randint(N) of shape (rows, cols). */
   random(request: { seed?: number; dist?: Init; rows?: number; cols?: number }): Matrix | SpecError;
