@@ -6,7 +6,7 @@
 // add what the heads do and what the model expects next.
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { load, type AttentionCore, type ModelCard, type ModelTrace, type Spec } from '../../core/attention.js';
-import { PACKED, lazyRows, type Packed } from '../../core/packed.js';
+import { PACKED, lazyRows, rowView, type Packed } from '../../core/packed.js';
 import { keepUnchanged } from '../../core/unchanged.js';
 import { large, traceOf } from '../../core/background.js';
 import { WHOLE_CORE, loadFirst } from '../../core/first-core.js';
@@ -70,12 +70,21 @@ function nearUniform(heads: Matrix[], mask?: Matrix): boolean {
   const w = heads[0], n = w.length, picks = Math.min(n, 32);
   let counted = 0, peaked = 0;
   for (let k = 0; k < picks; k++) {
-    const i = Math.floor((k * n) / picks), row = w[i], seen = mask ? mask[i].filter((v) => v !== 0).length : row.length;
+    // read where the numbers lie: a row of a lazy matrix read here would be built for this alone
+    const i = Math.floor((k * n) / picks), [row, factor] = rowView(w, i), seen = mask ? nonZero(rowView(mask, i)[0]) : row.length;
     if (seen <= 2) continue;
     counted++;
-    if (Math.max(...row) >= 0.5) peaked++;
+    let top = -Infinity;
+    for (let j = 0; j < row.length; j++) top = Math.max(top, row[j] / factor);
+    if (top >= 0.5) peaked++;
   }
   return counted > 0 && peaked * 4 < counted;
+}
+
+function nonZero(row: ArrayLike<number>): number {
+  let count = 0;
+  for (let j = 0; j < row.length; j++) if (row[j] !== 0) count++;
+  return count;
 }
 
 /** The overrides without the matrices the core refused. */
@@ -977,7 +986,7 @@ export class AttentionPlayground extends LitElement {
   /** A weight matrix, its rows numbered. */
   private weightMatrix(key: string) {
     const m = this.shownTrace![key] as Matrix | undefined;
-    return m ? this.heatmap(key, m, { rows: m.map((_, i) => String(i)) }) : nothing;
+    return m ? this.heatmap(key, m, { rows: Array.from({ length: m.length }, (_, i) => String(i)) }) : nothing;  // not m.map: it would build every row
   }
 
   /** The views of current models' attention: RoPE, ALiBi, grouped-query and cross-attention
