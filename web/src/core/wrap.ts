@@ -41,10 +41,11 @@ interface Ref { '@': number; shape: [number] | [number, number] }
 // matrix keeps a copy of its own numbers. One copy of the whole buffer per keystroke cost more
 // than the run at 128 tokens (Chromium maps a fresh buffer over 1 MB and faults in every page);
 // a matrix's own is smaller, and the small ones are built into rows at once.
-// A layer of the trained model's trace is one copy (under a megabyte at its 128 characters),
-// every matrix of it lazy: the page shows one layer's matrices, and pictures read the buffer;
-// building both layers' rows took a 64-character keystroke a millisecond and a half. (Copies of
-// each small matrix cost more than building its rows.)
+// A layer of the trained model's trace is one copy (0.7 MB at 64 characters, 1.9 MB at the 128
+// it reads), every matrix of it lazy: the page shows one layer's matrices, and pictures read the
+// buffer. Building both layers' rows cost more: model mode's keystroke p95 went from 21.2-24.6 to
+// 20.1-20.6 ms at 64 characters, and from 32.9-35.8 to 29.7-32.4 at 128 (A/B, rounds of 100
+// edits). A copy per small matrix costs more than building its rows.
 const LAZY_CELLS = 16384, LAZY_LIST = 16;
 
 // Where a part of the trace reads its numbers: the packed offset `base` is src[0]; `lazy`: every
