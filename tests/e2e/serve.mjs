@@ -47,6 +47,7 @@ export function serve(pages = {}, { gzip = false } = {}) {
       res.end(body);
     }
   };
+  server.unref();  // a test that fails before closing it must not keep its file's process (and CI) waiting
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
     base: `http://127.0.0.1:${server.address().port}/`, requests, close: () => new Promise((r) => server.close(r)),
   })));

@@ -125,13 +125,16 @@ test('Hugo, with a shortcode', async () => {
   run('hugo', ['--quiet', '--source', dir]);
   const server = await serveDir(join(dir, 'public'));
   const page = await chromium.page({ loopback: true });
-  await page.goto(server.base + 'hostile/');
-  assert.equal((await weightsOfSpec(page.locator('attention-playground'))).spec.sentence, hostile);
-  assert.equal(await page.locator('img').count(), 0);
-  // a shortcode's share-url that would run script is refused by the element, by name
-  await page.click('attention-playground button[data-action="share"]');
-  assert.ok((await page.locator('attention-playground textarea.share').inputValue()).startsWith(server.base), 'the link is this page');
-  assert.match(await page.locator('attention-playground .note').innerText(), /share-url="javascript:alert\(document\.domain\)\/\/" is not an http\(s\) or relative address/);
-  await page.context().close();
-  await server.close();
+  try {
+    await page.goto(server.base + 'hostile/');
+    assert.equal((await weightsOfSpec(page.locator('attention-playground'))).spec.sentence, hostile);
+    assert.equal(await page.locator('img').count(), 0);
+    // a shortcode's share-url that would run script is refused by the element, by name
+    await page.click('attention-playground button[data-action="share"]');
+    assert.ok((await page.locator('attention-playground textarea.share').inputValue()).startsWith(server.base), 'the link is this page');
+    assert.match(await page.locator('attention-playground .note').innerText(), /share-url="javascript:alert\(document\.domain\)\/\/" is not an http\(s\) or relative address/);
+  } finally {
+    await page.context().close();
+    await server.close();
+  }
 });

@@ -71,6 +71,7 @@ export function serveDir(dir) {
       res.end('not found');
     }
   });
+  server.unref();  // a journey that fails before closing it must not keep its file's process (and CI) waiting
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
     base: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)),
   })));
