@@ -37,11 +37,13 @@ export async function start(pages = {}) {
   };
 }
 
-/** A view (heatmap, arcs) scrolled into sight and drawn: views off screen draw in idle time. */
+/** A view (heatmap, arcs) scrolled into sight and drawn: views off screen, and the steps that
+ *  hold them, draw in idle time. */
 export async function drawn(locator) {
   await steady(locator);
   await locator.evaluate(async (el) => {
-    while (el.deferred || el.isUpdatePending) await new Promise((r) => setTimeout(r, 10));
+    const step = el.closest('ap-deferred-block');
+    while (step?.deferred || step?.isUpdatePending || el.deferred || el.isUpdatePending) await new Promise((r) => setTimeout(r, 10));
   });
   return locator;
 }

@@ -50,6 +50,7 @@ export const PLAYGROUND_STYLES = [THEME, ROPE_STYLES, GQA_STYLES, CROSS_STYLES, 
     }
     .step { background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 12px; padding: 0.7rem 1rem 0.9rem; margin-bottom: 0.9rem;
       content-visibility: auto; contain-intrinsic-size: auto 420px; }  /* steps off screen skip layout and paint */
+    ap-deferred-block { display: block; }  /* holds one step: a box, so that it can be seen coming on screen */
     .step.alone { content-visibility: visible; }  /* the whole embed: laid out at once, so the article under it does not move */
     .step h2 { font-size: 1.05rem; margin: 0 0 0.2rem; display: flex; align-items: center; gap: 0.5rem; }
     .num { display: inline-grid; place-items: center; width: 1.6em; height: 1.6em; border-radius: 50%; background: var(--ap-fg); color: var(--ap-bg); font-size: 0.8rem; font-weight: 600; }

@@ -26,6 +26,7 @@ import '../views/heatmap.js';
 import type { Arcs } from '../views/arcs.js';
 import '../views/arcs.js';
 import '../views/derivation.js';
+import '../shared/deferred-block.js';
 import '../views/flow.js';
 import { litCells, type Block } from '../views/lit-cells.js';
 import { unscopedHash, withScope } from '../../state/scoped-hash.js';
@@ -724,6 +725,8 @@ export class AttentionPlayground extends LitElement {
     if (!this.reveal) return;
     this.reveal = false;
     const sel = this.selected;
+    // the steps draw after the page: the panel is in one of them
+    await Promise.all(Array.from(this.renderRoot.querySelectorAll<LitElement>('ap-deferred-block'), (b) => b.updateComplete));
     const panel = this.renderRoot.querySelector<HTMLElement>('.derivation');
     const map = sel && Array.from(this.renderRoot.querySelectorAll<HTMLElement & { head: number }>(`ap-heatmap[key="${sel.key}"]`))
       .find((m) => m.head === sel.head);
@@ -1110,7 +1113,7 @@ export class AttentionPlayground extends LitElement {
     const embedding = s.id === 'embed' && !ed && !this.model ? embeddingNote(this.traced) : '';
     const extra = s.id === 'scale' && !ed
       ? html`<p class="fact">scale = ${full(t.scale)}${t.spec.temperature !== 1 ? html`, temperature = ${full(t.spec.temperature)}` : nothing}${t.spec.softcap ? html`, softcap = ${full(t.spec.softcap)}: logits = softcap · tanh((score × scale + bias) ÷ softcap)` : nothing}</p>` : nothing;
-    const deriving = Boolean(this.derivation && this.selected && s.shows.includes(this.selected.key));
+    const deriving = this.derives(s);
     return html`<section class="step ${deriving ? 'deriving' : ''}" part="card" id="step-${s.id}" tabindex="-1"
         @mouseenter=${() => (this.step = s.id)} @mouseleave=${() => (this.step = '')} @focusin=${() => (this.step = s.id)}>
       <h2><span class="num">${i + 1}</span> ${s.title}</h2>
@@ -1122,6 +1125,11 @@ export class AttentionPlayground extends LitElement {
       </div>
       ${embedding ? html`<p class="hint embed-note">${embedding}</p>` : nothing}
     </section>`;
+  }
+
+  /** The derivation on screen explains a cell of this step. */
+  private derives(s: Step): boolean {
+    return Boolean(this.derivation && this.selected && s.shows.includes(this.selected.key));
   }
 
   /** What a step says of a layer of the trained model, where its words for random weights do not fit. */
@@ -1285,7 +1293,9 @@ export class AttentionPlayground extends LitElement {
     const view = this.chosenView();
     const unknownView = this.shownTrace && this.view && !view
       ? `view="${clip(this.view, 40)}" is not a view here (a step: ${this.steps().map((s) => s.id).join(', ')}; a matrix such as X, Q or weights; arcs; or flow), so every step is shown.` : '';
-    const views = this.shownTrace ? (view ? this.single(view) : [...this.steps().map((s, i) => this.stepView(s, i)), this.flowView()]) : nothing;
+    const block = (content: () => unknown, deriving = false) => html`<ap-deferred-block .content=${content} .now=${deriving}></ap-deferred-block>`;
+    const views = this.shownTrace ? (view ? this.single(view)
+      : [...this.steps().map((s, i) => block(() => this.stepView(s, i), this.derives(s))), block(() => this.flowView())]) : nothing;
     // An error is shown beside its control or matrix; one with neither on screen goes above the views.
     const general = this.error && !this.errorShown ? this.error.message : '';
     // The full-window page shows all its chrome; an embedded element shows what it is asked for.
