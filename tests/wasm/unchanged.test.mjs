@@ -68,3 +68,21 @@ test("the trained model's trace: a copy per layer, every matrix built when read,
   assert.notEqual(shared.layers[1].X, before.layers[1].X);
   assert.deepEqual(JSON.parse(JSON.stringify(core.trace(spec))), core.run(spec), 'the numbers run gives');
 });
+
+test("the trained model's trace keeps its numbers when the core is called again, reusing or growing its memory", async () => {
+  await core.loadModel();
+  const spec = { model: 'tiny-lm', sentence: 'the cat sat on the mat' };
+  const trace = core.trace(spec);
+  const numbers = () => trace.layers[1].weights[2][PACKED].numbers;
+  const inWasm = numbers().buffer;  // read where the core wrote them, until they are settled
+  core.trace({ model: 'tiny-lm', sentence: 'another sentence of about that length' });
+  core.trace({ sentence: Array.from({ length: 300 }, (_, i) => `w${i}`).join(' '), d_model: 256 });
+  assert.notEqual(numbers().buffer, inWasm, 'copied out before the next call');
+  assert.deepEqual(JSON.parse(JSON.stringify(trace)), core.run(spec));
+
+  // and, with no call after it, once the task that made it is over
+  const alone = core.trace(spec), memory = alone.layers[0].X[PACKED].numbers.buffer;
+  await new Promise((r) => setTimeout(r, 20));
+  assert.notEqual(alone.layers[0].X[PACKED].numbers.buffer, memory);
+  assert.deepEqual(JSON.parse(JSON.stringify(alone)), core.run(spec));
+});

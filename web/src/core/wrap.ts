@@ -45,14 +45,18 @@ interface Ref { '@': number; shape: [number] | [number, number] }
 // it reads), every matrix of it lazy: the page shows one layer's matrices, and pictures read the
 // buffer. Building both layers' rows cost more: model mode's keystroke p95 went from 21.2-24.6 to
 // 20.1-20.6 ms at 64 characters, and from 32.9-35.8 to 29.7-32.4 at 128 (A/B, rounds of 100
-// edits). A copy per small matrix costs more than building its rows.
+// edits). A copy per small matrix costs more than building its rows. With `later`, a layer's
+// numbers are read in the wasm memory at first, and copied when the caller settles them: after
+// the frame that shows them (see packedCalls).
 const LAZY_CELLS = 16384, LAZY_LIST = 16;
 
 // Where a part of the trace reads its numbers: the packed offset `base` is src[0]; `lazy`: every
-// matrix is built when read (src is the part's own).
+// matrix is built when read, from src as it is then (src is the part's own, or becomes it).
 interface Source { src: Float64Array; base: number; lazy: boolean }
 
-export function unpack({ skeleton, numbers }: PackedTrace, { own = false }: { own?: boolean } = {}): Trace | SpecError {
+interface Unpacking { own?: boolean; later?: Source[] }
+
+export function unpack({ skeleton, numbers }: PackedTrace, { own = false, later }: Unpacking = {}): Trace | SpecError {
   const row = (src: Float64Array, at: number, n: number) => {
     const out = new Array<number>(n);  // filled by a loop: several times faster than Array.from here
     for (let i = 0; i < n; i++) out[i] = src[at + i];
@@ -61,9 +65,11 @@ export function unpack({ skeleton, numbers }: PackedTrace, { own = false }: { ow
   const rowsOf = (at: number, rows: number, cols: number, from: Source): Matrix => {
     if (!from.lazy && rows * cols <= LAZY_CELLS) return Array.from({ length: rows }, (_, r) => row(from.src, at - from.base + r * cols, cols));
     const copy = own && !from.lazy;
-    const mine = copy ? numbers.slice(at, at + rows * cols) : from.src, start = copy ? 0 : at - from.base;
-    const out = lazyRows(rows, (r) => row(mine, start + r * cols, cols));
-    Object.defineProperty(out, PACKED, { value: { numbers: mine, at: start, rows, cols, factor: 1 } satisfies Packed });
+    const mine: Source = copy ? { src: numbers.slice(at, at + rows * cols), base: at, lazy: true } : from, start = at - mine.base;
+    const out = lazyRows(rows, (r) => row(mine.src, start + r * cols, cols));
+    // the numbers where they lie now: a part copied later is read from its copy then
+    const packed = { get numbers() { return mine.src; }, at: start, rows, cols, factor: 1 } satisfies Packed;
+    Object.defineProperty(out, PACKED, { value: packed });
     return out;
   };
   const whole: Source = { src: numbers, base: 0, lazy: false };
@@ -83,7 +89,11 @@ export function unpack({ skeleton, numbers }: PackedTrace, { own = false }: { ow
       Object.values(x).forEach(span);
     };
     span(v);
-    return lo < hi ? { src: numbers.slice(lo, hi), base: lo, lazy: true } : whole;
+    if (lo >= hi) return whole;
+    if (!later) return { src: numbers.slice(lo, hi), base: lo, lazy: true };
+    const part = { src: numbers.subarray(lo, hi), base: lo, lazy: true };
+    later.push(part);
+    return part;
   };
   const walk = (v: unknown, from: Source): unknown => {
     // A long list of entries (decode's steps, the online softmax's blocks: at 512 tokens
@@ -119,25 +129,54 @@ const text = (value: unknown) => (typeof value === 'string' ? value : JSON.strin
 // The core's JSON answer, typed as the contract says it is.
 const call = <R>(fn: (json: string) => string, value: unknown): R => JSON.parse(fn(text(value)));
 
-export function packedCalls(core: PackedModule): PackedCalls {
+// In a browser, after the frame; in a worker or Node, after the current task.
+const afterFrame: (f: () => void) => void = typeof requestIdleCallback === 'function'
+  ? (f) => requestIdleCallback(f, { timeout: 100 }) : (f) => setTimeout(f, 0);
+
+/** A module's packed calls, and settle(): every other call of the module must settle first. */
+export function packedCalls(core: PackedModule): PackedCalls & { settle(): void } {
+  // The trained model's trace leaves its layers' numbers in the wasm memory, where its matrices
+  // read them, until they are copied out in idle time after the frame that shows them, or before
+  // the module's next call (which may reuse or grow that memory): copying 1.5 MB at 64
+  // characters was a tenth of model mode's keystroke.
+  let unsettled: Source[] = [];
+  const settle = () => {
+    if (!unsettled.length) return;
+    for (const part of unsettled) part.src = part.src.slice();
+    unsettled = [];
+    core.drop_packed();
+  };
   // The packed trace: its skeleton, and its numbers as a view into the heap that dies at
-  // drop_packed(), so use() reads or copies them first.
-  const packed = <R>(spec: unknown, use: (skeleton: PackedTrace['skeleton'], view: Float64Array) => R): R => {
+  // drop_packed(), so use() reads or copies them first, or leaves them to settle().
+  const packed = <R>(spec: unknown, use: (skeleton: PackedTrace['skeleton'], view: Float64Array, later: Source[]) => R): R => {
+    settle();
     const skeleton = JSON.parse(core.run_packed(text(spec ?? {})));
+    const later: Source[] = [];
     try {
-      return use(skeleton, core.packed_numbers());
+      return use(skeleton, core.packed_numbers(), later);
     } finally {
-      core.drop_packed();
+      if (later.length) {
+        unsettled = later;
+        afterFrame(settle);
+      } else {
+        core.drop_packed();
+      }
     }
   };
   return {
+    settle,
     runPacked: (spec) => packed(spec, (skeleton, view) => ({ skeleton, numbers: new Float64Array(view) })),
-    trace: (spec) => packed(spec, (skeleton, view) => unpack({ skeleton, numbers: view }, { own: true })),
-    work: (spec) => call(core.work, spec ?? {}),
+    trace: (spec) => packed(spec, (skeleton, view, later) => unpack({ skeleton, numbers: view }, { own: true, later })),
+    work: (spec) => { settle(); return call(core.work, spec ?? {}); },
   };
 }
 
-export function wrap(core: CoreModule): WrappedCore {
+export function wrap(module: CoreModule): WrappedCore {
+  const { settle, ...calls } = packedCalls(module);
+  // every other call settles the last trace's numbers first
+  const core = new Proxy(module, {
+    get: (m, key: keyof CoreModule) => (typeof m[key] === 'function' ? (...args: unknown[]) => { settle(); return (m[key] as (...a: unknown[]) => unknown)(...args); } : m[key]),
+  });
   // The trained model, fetched and installed once, on the first call (model mode only); or
   // the weights file given (a model trained on /learn/), which later calls then resolve to.
   type Installed = ReturnType<WrappedCore['loadModel']>;
@@ -161,7 +200,7 @@ export function wrap(core: CoreModule): WrappedCore {
   };
   return {
     loadModel,
-    ...packedCalls(core),
+    ...calls,
     run: (spec) => call(core.run, spec ?? {}),
     random: ({ seed = 42, dist = 'uniform', rows = 1, cols = 1 } = {}) => {
       const r = call<{ values: Matrix } | SpecError>(core.random, { seed, dist, rows, cols });

@@ -60,7 +60,8 @@ const KEY_OF_ATTRIBUTE = new Map([...SETTINGS.map((d) => d.key), ...MATRIX_KEYS]
 function dividedLazily(m: Matrix, factor: number): Matrix {
   const out: Matrix = lazyRows(m.length, (i) => m[i].map((v) => v / factor));
   const packed = (m as Matrix & { [PACKED]?: Packed })[PACKED];
-  if (packed) Object.defineProperty(out, PACKED, { value: { ...packed, factor: packed.factor * factor } });
+  // (on top of m's own: its numbers may move, from the wasm memory to their copy)
+  if (packed) Object.defineProperty(out, PACKED, { value: Object.create(packed, { factor: { value: packed.factor * factor } }) });
   return out;
 }
 

@@ -74,6 +74,9 @@ export class HeadsOverview extends DeferredElement {
 
   private painted: ModelTrace | null = null;
   private lut: Uint32Array | null = null;  // the weights' colours as RGBA words, 0 to 1 in its steps
+  // each canvas's pixels, kept from one trace to the next of the same length (a fresh one per
+  // keystroke was 8 x 16 KiB to allocate and clear)
+  private images = new WeakMap<HTMLCanvasElement, ImageData>();
 
   /** Each thumbnail's weights painted, when the trace is new: a pixel per weight through the
    *  colour table; the canvases are resized only when the text's length changes (a resize clears
@@ -96,7 +99,9 @@ export class HeadsOverview extends DeferredElement {
       if (canvas.height !== n) canvas.height = n;
       const ctx = canvas.getContext('2d');
       if (!ctx) continue;
-      const img = ctx.createImageData(n, n), px = new Uint32Array(img.data.buffer);
+      let img = this.images.get(canvas);
+      if (img?.width !== n) this.images.set(canvas, img = ctx.createImageData(n, n));  // blank above the diagonal, as it stays
+      const px = new Uint32Array(img.data.buffer);
       for (let i = 0; i < n; i++) {
         const [row, divide] = rowView(w, i);
         for (let j = 0; j <= i; j++) {  // causal: the keys after i are hidden, and left blank
