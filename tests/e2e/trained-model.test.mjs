@@ -190,6 +190,7 @@ test('the next character: five guesses, sorted, their probabilities the core\'s,
   // hovering a token shows what comes after it; the text goes on with the character outlined when guessed
   await page.locator('.tokens.model button.token[data-index="4"]').hover();
   await page.waitForFunction(() => document.querySelector('attention-playground').predictAt === 4);
+  assert.equal(await page.locator('.tokens.model button.token[data-index="4"]').getAttribute('title'), 'position 4: “c”');
   guesses = await read();
   const after4 = trace.log_probs[4].map((lp, id) => ({ token: trace.vocab[id], p: Math.exp(lp) })).sort((a, b) => b.p - a.p).slice(0, 5);
   sameGuesses(guesses, after4);
