@@ -58,6 +58,7 @@ export const PLAYGROUND_STYLES = [THEME, ROPE_STYLES, GQA_STYLES, CROSS_STYLES, 
     .about { margin: 0.2rem 0 0.6rem; max-width: 70ch; color: var(--ap-muted); }
     .fact { font-family: var(--ap-mono); font-size: 0.85rem; }
     .matrices { display: flex; flex-wrap: wrap; gap: 0.8rem 1.2rem; align-items: flex-start; }
+    .matrices > p { margin-block: 0; }  /* a note among the matrices: the gap alone spaces it (flex margins add to it) */
     .matrix { max-width: 100%; }
     .arcs-title { font: 600 0.85rem var(--ap-mono); }
     .stale { opacity: 0.45; }

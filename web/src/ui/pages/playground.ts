@@ -1219,7 +1219,7 @@ export class AttentionPlayground extends LitElement {
     const following = Math.min(this.focusToken, t.tokens.length - 1);
     const at = (e: Event) => (e.target as HTMLElement).closest<HTMLElement>('button.token')?.dataset.index;
     // A chip's title is written when it is hovered or focused: rewriting every chip's on every
-    // keystroke was a tenth of a millisecond for nobody to read.
+    // keystroke cost a few tenths of a millisecond, for nobody to read.
     const predict = (e: Event) => {
       const i = at(e);
       if (i === undefined) return;

@@ -1,5 +1,5 @@
 // A part of a page's own template whose updates wait, off screen, as a view's do: each step of
-// the walkthrough is one. A keystroke then rebuilds the steps in sight, not the nine below the
+// the walkthrough is one. A keystroke then rebuilds the steps in sight, not the ones below the
 // fold (in model mode at 64 characters, about a tenth of the keystroke's time). Its first
 // drawing is at once, so the page has its length and every step its place from the start.
 import { nothing, type PropertyValues } from 'lit';
