@@ -1301,7 +1301,10 @@ export class AttentionPlayground extends LitElement {
     const view = this.chosenView();
     const unknownView = this.shownTrace && this.view && !view
       ? `view="${clip(this.view, 40)}" is not a view here (a step: ${this.steps().map((s) => s.id).join(', ')}; a matrix such as X, Q or weights; arcs; or flow), so every step is shown.` : '';
-    const block = (content: () => unknown, deriving = false) => html`<ap-deferred-block .content=${content} .now=${deriving}></ap-deferred-block>`;
+    // A step draws at once, on screen or not, when the hovered step (whose matrices every step
+    // highlights) changes, or a derivation opens or closes in it; a keystroke waits for sight.
+    const block = (content: () => unknown, deriving = false) =>
+      html`<ap-deferred-block .content=${content} .now=${`${this.step} ${deriving}`}></ap-deferred-block>`;
     const views = this.shownTrace ? (view ? this.single(view)
       : [...this.steps().map((s, i) => block(() => this.stepView(s, i), this.derives(s))), block(() => this.flowView())]) : nothing;
     // An error is shown beside its control or matrix; one with neither on screen goes above the views.

@@ -10,8 +10,9 @@ export class DeferredBlock extends DeferredElement {
 
   /** The template, asked for only when the block draws: it reads the page's state then. */
   content: () => unknown = () => nothing;
-  /** A change of this shows at once, on screen or not: a derivation opened or closed in the
-   *  block (on a phone it is a sheet over the screen, wherever its step is). */
+  /** A change of this shows at once, on screen or not: in a step, the step hovered (every step
+   *  highlights the matrices it reads) or a derivation opened or closed in it (on a phone that
+   *  is a sheet over the screen, wherever its step is). */
   now: unknown = undefined;
 
   // Drawn into the page's shadow root, under the page's styles, with the page as the `this` of
