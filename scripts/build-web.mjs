@@ -20,8 +20,9 @@ await import('./core-types.mjs');
 const quiet = { logLevel: 'warn', configFile: false, root, base: './', worker: { format: 'es' } };
 
 // The library's chunks beyond the core: the elements, and the trainer's and the comparison's own.
-const ELEMENTS = /web[\\/]src[\\/](elements|ui|state)[\\/.]|web[\\/]src[\\/]core[\\/](training|training-loop)\.ts|node_modules/;
-const TRAINER = /web[\\/]src[\\/](ui[\\/]pages[\\/]trainer(-lm)?|ui[\\/]views[\\/]chart|state[\\/]training)\.ts|lit[\\/]directives[\\/]keyed/;
+const ELEMENTS = /web[\\/]src[\\/](elements|ui|state)[\\/.]|node_modules/;
+// (the training loop and the training settings' tables with the trainer: a post's playground needs neither)
+const TRAINER = /web[\\/]src[\\/](ui[\\/]pages[\\/]trainer(-lm)?|ui[\\/]views[\\/]chart|state[\\/]training|core[\\/]training(-loop)?)\.ts|state[\\/]core-(training|lm)-settings\.json|lit[\\/]directives[\\/]keyed/;
 const COMPARE = /web[\\/]src[\\/]ui[\\/]pages[\\/]compare(-current)?\.ts/;
 
 await build({ configFile: `${root}vite.config.js`, logLevel: 'warn' });

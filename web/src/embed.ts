@@ -1,12 +1,16 @@
-// dist/attention-playground.js, the one script a blog post loads. It starts fetching and
-// compiling the first heatmap's module (first-core.ts) before it imports the elements, so that
-// the wasm streams in while their code does, rather than after it has all arrived and run. (Its
-// one static import, the core's code, which the elements import too, comes first.)
-import { compileEarly, FIRST_HEATMAP } from './core/instantiate.js';
+// dist/attention-playground.js, the one script a blog post loads. It imports nothing before its
+// body runs, so that it asks for everything its first heatmap needs as soon as it arrives, side by
+// side: the first heatmap's module (first-core.ts), its JS, the core's code and the elements.
+// (A static import would have held the body back until the core's code had arrived: on a slow
+// connection the wasm's download then began two round trips after this file's.)
 
 // (Not for a post whose playgrounds all show the trained model, which only the whole core runs.)
 if (document.querySelector('attention-playground:not([model="tiny-lm"])')) {
-  compileEarly(new URL('./core/wasm/attention-first.wasm', import.meta.url), FIRST_HEATMAP);
+  const wasm = new URL('./core/wasm/attention-first.wasm', import.meta.url);
+  const bytes = fetch(wasm);  // the compile, set up once the core's code is in, streams this download
+  // Registered before the elements can ask for it: the core's code is their import, and it
+  // arrives first. Were it not yet registered, the page would load the whole core instead.
+  void import('./core/instantiate.js').then(({ compileEarly, FIRST_HEATMAP }) => compileEarly(wasm, FIRST_HEATMAP, bytes));
   void import('./core/wasm/attention-first.mjs');  // its JS, which first-core.ts imports
 }
 // The playground first: a post's playgrounds draw as soon as it is in. The trainer's and the

@@ -21,6 +21,21 @@ export function loadFirst(): Promise<PackedCalls | null> | null {
   if (!compiling) return null;
   // its JS with it, imported here: pages that do not use it do not fetch it
   shared ??= Promise.all([compiling, import('./wasm/attention-first.mjs')]).then(([module, { default: create }]) => module &&
-    emscripten(create as EmscriptenFactory<PackedModule>, module).then(({ exports }) => packedCalls(exports))).catch(() => null);  // the whole core draws it instead
+    emscripten(create as EmscriptenFactory<PackedModule>, module).then(({ exports }) => guarded(packedCalls(exports)))).catch(() => null);  // the whole core draws it instead
   return shared;
+}
+
+/** The module's calls, where one that throws answers as a refusal under WHOLE_CORE: the page
+ *  then draws with the whole core when it is in, instead of stopping at a page without numbers.
+ *  (A module built wrong threw on its first call, and the post it was in stayed without a heatmap.) */
+function guarded(calls: PackedCalls): PackedCalls {
+  const refused = (e: unknown) => ({ error: { field: WHOLE_CORE, message: `the first heatmap's module failed: ${e instanceof Error ? e.message : e}` } });
+  const guard = <A extends unknown[], R>(f: (...a: A) => R) => (...a: A): R | ReturnType<typeof refused> => {
+    try {
+      return f(...a);
+    } catch (e) {
+      return refused(e);
+    }
+  };
+  return { runPacked: guard(calls.runPacked), trace: guard(calls.trace), work: guard(calls.work) } as PackedCalls;
 }

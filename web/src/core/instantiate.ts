@@ -30,10 +30,11 @@ export const EARLY = Symbol.for('attention-playground.early');
 export const FIRST_HEATMAP = 'first heatmap';
 
 /** Starts compiling the wasm at `url` while the page's code still loads; instantiate() (by the
- *  URL) or loadFirst() (by FIRST_HEATMAP) takes the module up. A failed compile is null. */
-export function compileEarly(url: URL, key = url.href): void {
+ *  URL) or loadFirst() (by FIRST_HEATMAP) takes the module up. A failed compile is null.
+ *  `response`: the file's fetch, when the caller began it before this code had arrived. */
+export function compileEarly(url: URL, key = url.href, response?: Promise<Response>): void {
   const early: EarlyCompiles = ((globalThis as unknown as WithEarly)[EARLY] ??= new Map());
-  if (!early.has(key)) early.set(key, WebAssembly.compileStreaming(fetch(url)).catch(() => null));
+  if (!early.has(key)) early.set(key, WebAssembly.compileStreaming(response ?? fetch(url)).catch(() => null));
 }
 
 /** The bytes of a file beside the code, wherever it runs: a data: URL decoded, a file read
