@@ -24,6 +24,13 @@ export interface CoreModule {
   load_model(bytes: Uint8Array): string;
 }
 
+// The module's functions that wrap() calls through settle() (a record, so that the compiler
+// says when one is missing).
+const FUNCTIONS: Record<Exclude<keyof CoreModule, 'run_packed' | 'packed_numbers' | 'drop_packed' | 'work'>, true> = {
+  run: true, numpy: true, random: true, derive: true, parameters: true, settings: true, schema: true, entropy: true,
+  stats: true, count_emval_handles: true, load_model: true,
+};
+
 /** The core as wrap() gives it: the contract's AttentionCore but for the compiled module,
  *  which the page's loader adds. */
 export type WrappedCore = Omit<AttentionCore, 'module'>;
@@ -129,7 +136,9 @@ const text = (value: unknown) => (typeof value === 'string' ? value : JSON.strin
 // The core's JSON answer, typed as the contract says it is.
 const call = <R>(fn: (json: string) => string, value: unknown): R => JSON.parse(fn(text(value)));
 
-// In a browser, after the frame; in a worker or Node, after the current task.
+// In a browser, after the frame (in idle time, or after 100 ms on a page never idle: the numbers
+// must leave the wasm memory soon, as the next call may come from a timer); in a worker or Node,
+// after the current task.
 const afterFrame: (f: () => void) => void = typeof requestIdleCallback === 'function'
   ? (f) => requestIdleCallback(f, { timeout: 100 }) : (f) => setTimeout(f, 0);
 
@@ -157,7 +166,7 @@ export function packedCalls(core: PackedModule): PackedCalls & { settle(): void 
     } finally {
       if (later.length) {
         unsettled = later;
-        afterFrame(settle);
+        afterFrame(settle);  // (one scheduled for an earlier trace may copy this one's: sooner, the same)
       } else {
         core.drop_packed();
       }
@@ -174,9 +183,10 @@ export function packedCalls(core: PackedModule): PackedCalls & { settle(): void 
 export function wrap(module: CoreModule): WrappedCore {
   const { settle, ...calls } = packedCalls(module);
   // every other call settles the last trace's numbers first
-  const core = new Proxy(module, {
-    get: (m, key: keyof CoreModule) => (typeof m[key] === 'function' ? (...args: unknown[]) => { settle(); return (m[key] as (...a: unknown[]) => unknown)(...args); } : m[key]),
-  });
+  const core = Object.fromEntries(Object.keys(FUNCTIONS).map((key) => [key, (...args: unknown[]) => {
+    settle();
+    return (module[key as keyof CoreModule] as (...a: unknown[]) => unknown)(...args);
+  }])) as unknown as Pick<CoreModule, keyof typeof FUNCTIONS>;
   // The trained model, fetched and installed once, on the first call (model mode only); or
   // the weights file given (a model trained on /learn/), which later calls then resolve to.
   type Installed = ReturnType<WrappedCore['loadModel']>;
