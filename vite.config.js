@@ -4,12 +4,13 @@ import { posix } from 'node:path';
 import { readFileSync } from 'node:fs';
 
 // Pages that draw attention fetch the wasm early.ts compiles from the start (a preload its fetch
-// then takes up), rather than after every script has been read and run. The playground's page
+// then takes up), and its JS (which the core imports when first loaded), rather than after every
+// script has been read and run. The playground's page
 // has linked.js for it, first in its head: a link that carries settings (#d_model=64&heads=2,
 // say) opens other numbers than the first screen written into the page, so it marks the page
 // (data-linked) before the body is read, and CSS hides that screen (page.css) until the element
-// draws the link's own. It preloads the wasm that early.ts then compiles, and says which: for a
-// link, the first heatmap's module (data-first-heatmap) and its JS; else, or for the trained
+// draws the link's own. It preloads the wasm that early.ts then compiles, and its JS, and says
+// which: for a link, the first heatmap's module (data-first-heatmap); else, or for the trained
 // model (which only the whole core runs), the whole core. Its tag names the files.
 const preloadCore = {
   name: 'preload-core',
@@ -25,13 +26,16 @@ const preloadCore = {
         return path.startsWith('.') ? path : `./${path}`;
       };
       if (isPlayground(filename)) {
-        return [{ tag: 'script', attrs: { src: './linked.js', 'data-core': href('attention-core'), 'data-first': href('attention-first'),
-          'data-first-code': href('attention-first', 'js') }, injectTo: 'head-prepend' }];
+        return [{ tag: 'script', attrs: { src: './linked.js', 'data-core': href('attention-core'), 'data-core-code': href('attention-core', 'js'),
+          'data-first': href('attention-first'), 'data-first-code': href('attention-first', 'js') }, injectTo: 'head-prepend' }];
       }
-      return [{ tag: 'link', attrs: { rel: 'preload', href: href('attention-core'), as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head-prepend' }];
+      return [{ tag: 'link', attrs: { rel: 'preload', href: href('attention-core'), as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head-prepend' },
+        { tag: 'link', attrs: { rel: 'modulepreload', href: href('attention-core', 'js'), crossorigin: '' }, injectTo: 'head-prepend' }];
     },
   },
 };
+// The playground's views that load after its first heatmap (ui/pages/later-views.ts).
+export const LATER = /web[\\/]src[\\/]ui[\\/]views[\\/](derivation|flow|decode-stepper|online-stepper|stepper|heads-overview|next-token)\.ts/;
 const isPlayground = (filename) => posix.relative(posix.resolve('web'), filename) === 'index.html';
 
 // The page's stylesheets, written into it: a render-blocking fetch fewer before the first frame.
@@ -95,7 +99,21 @@ export default defineConfig({
     emptyOutDir: true,
     assetsInlineLimit: 0,
     target: 'es2022',
-    rollupOptions: { input: { main: 'web/index.html', learn: 'web/learn/index.html', compare: 'web/compare/index.html', examples: 'web/examples/index.html' } },
+    rollupOptions: {
+      input: { main: 'web/index.html', learn: 'web/learn/index.html', compare: 'web/compare/index.html', examples: 'web/examples/index.html' },
+      // The playground's views that load after its first heatmap (ui/pages/later-views.ts) are a
+      // chunk of their own. The small modules they share with the playground go with the heatmap,
+      // which every page loads: left to itself, the bundler made a chunk of each, and a link
+      // waited for a dozen files on six connections.
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'heatmap', test: /web[\\/]src[\\/](ui[\\/]views[\\/]heatmap|ui[\\/]shared[\\/](colour|clip|count|share|deferred)|state[\\/](trace-schema|model-mode))\.ts/, priority: 2 },
+            { name: 'views', test: LATER, priority: 1 },
+          ],
+        },
+      },
+    },
   },
   worker: { format: 'es' },  // core/worker.ts imports the Emscripten module
   server: { host: '127.0.0.1' },

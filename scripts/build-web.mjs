@@ -11,6 +11,7 @@
 //   dist/slides/ and python/attention_playground/assets/  the deck and the notebook package (build-hosts.mjs)
 import { build } from 'vite';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { LATER } from '../vite.config.js';
 
 const root = new URL('../', import.meta.url).pathname;
 
@@ -62,9 +63,10 @@ await build({
           // (a group takes what its modules import as well, unless a group before it took it:
           // the elements go before the trainer's and the comparison's, which share their code)
           groups: [
-            { name: 'attention', test: /rolldown[\\/]runtime|web[\\/]src[\\/]core[\\/](attention|wrap|instantiate|packed|unchanged|background)\.ts|attention-core\.mjs/, priority: 4 },
+            { name: 'attention', test: /rolldown[\\/]runtime|web[\\/]src[\\/]core[\\/](attention|wrap|instantiate|packed|unchanged|background)\.ts/, priority: 4 },
             { name: 'training-core', test: /web[\\/]src[\\/]core[\\/]training-core\.ts|attention-train\.mjs/, priority: 3 },
-            { name: 'elements', test: (id) => ELEMENTS.test(id) && !TRAINER.test(id) && !COMPARE.test(id), priority: 2 },
+            { name: 'elements', test: (id) => ELEMENTS.test(id) && !TRAINER.test(id) && !COMPARE.test(id) && !LATER.test(id), priority: 2 },
+            { name: 'views', test: LATER, priority: 1 },
             { name: 'trainer', test: TRAINER, priority: 1 },
             { name: 'compare', test: COMPARE },
           ],

@@ -15,5 +15,5 @@
     document.head.appendChild(link);
   };
   preload(first ? 'data-first' : 'data-core', 'preload', 'fetch');
-  if (first) preload('data-first-code', 'modulepreload');
+  preload(first ? 'data-first-code' : 'data-core-code', 'modulepreload');
 })();

@@ -9,7 +9,6 @@
 // exports below are checked against the functions the contract declares.
 import type * as Contract from 'attention-playground';
 import type { AttentionCore, Training } from 'attention-playground';
-import createAttentionCore from './wasm/attention-core.mjs';
 import { unpack, wrap, type CoreModule } from './wrap.js';
 import { emscripten, type EmscriptenFactory } from './instantiate.js';
 
@@ -23,10 +22,13 @@ const wasmUrl = new URL('./wasm/attention-core.wasm', import.meta.url);
 
 let shared: Promise<AttentionCore> | null = null;
 
-// One module per page: every <attention-playground> on it shares this promise.
+// One module per page: every <attention-playground> on it shares this promise. Its JS is
+// imported here, when the core is first wanted: a post's first heatmap is drawn by the first
+// heatmap's module (first-core.ts), and its 7 KB gzip need not come before it.
 export function load(): Promise<AttentionCore> {
   if (!shared) {
-    shared = emscripten(createAttentionCore as EmscriptenFactory<CoreModule>, wasmUrl)
+    shared = import('./wasm/attention-core.mjs')
+      .then(({ default: create }) => emscripten(create as EmscriptenFactory<CoreModule>, wasmUrl))
       .then(({ exports, compiled }) => ({ ...wrap(exports), module: compiled }));
     shared.catch(() => { shared = null; });  // a failed load may be retried
   }

@@ -25,26 +25,21 @@ import { OWN_ROWS, embeddingNote } from '../shared/embed-note.js';
 import '../views/heatmap.js';
 import type { Arcs } from '../views/arcs.js';
 import '../views/arcs.js';
-import '../views/derivation.js';
 import '../shared/deferred-block.js';
-import '../views/flow.js';
 import { litCells, type Block } from '../views/lit-cells.js';
 import { unscopedHash, withScope } from '../../state/scoped-hash.js';
 import { TOKEN_ROWS, captionOf } from '../../state/trace-schema.js';
 import { splitView, viewHash, type ViewState } from '../../state/view-state.js';
 import { specEntries } from '../../state/from-spec.js';
-import '../views/decode-stepper.js';
-import '../views/online-stepper.js';
 import type { DrawHeatmap } from '../views/draw.js';
 import { ropeAngles, ropePairs } from '../views/rope-view.js';
 import { alibiBias, alibiSlopes } from '../views/alibi-view.js';
 import { gqaCosts, gqaDiagram } from '../views/gqa-view.js';
 import { crossNote } from '../views/cross-view.js';
 import { PLAYGROUND_STYLES } from './playground-styles.js';
+import { loadLaterViews } from './later-views.js';
 import { CONTEXT, MODEL, UNKNOWN, WEIGHTS_SIZE, characters, extrasOf, isModelState, isModelTrace, keepWeights, layerTrace, modelNote, repeatHint, repeatRefusal, repeated,
   tokenMark, tokenName } from '../../state/model-mode.js';
-import '../views/heads-overview.js';
-import '../views/next-token.js';
 import { count } from '../shared/count.js';
 
 type Json = Record<string, any>;
@@ -227,7 +222,7 @@ export class AttentionPlayground extends LitElement {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => this.requestUpdate(), { once: true });
     window.addEventListener('hashchange', this.onHashChange);
     this.resizer?.observe(this);
-    const whole = () => load().then((core) => {
+    const whole = () => (void loadLaterViews(), load()).then((core) => {
       const drawn = this.first !== null && this.firstDrew === this.computed && !this.busy;
       this.core = core;
       this.first = null;
