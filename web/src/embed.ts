@@ -8,6 +8,7 @@
 if (document.querySelector('attention-playground:not([model="tiny-lm"])')) {
   const wasm = new URL('./core/wasm/attention-first.wasm', import.meta.url);
   const bytes = fetch(wasm);  // the compile, set up once the core's code is in, streams this download
+  bytes.catch(() => {});  // a failed fetch is the compile's to report (null: the whole core draws)
   // Registered before the elements can ask for it: the core's code is their import, and it
   // arrives first. Were it not yet registered, the page would load the whole core instead.
   void import('./core/instantiate.js').then(({ compileEarly, FIRST_HEATMAP }) => compileEarly(wasm, FIRST_HEATMAP, bytes));

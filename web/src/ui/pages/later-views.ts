@@ -6,6 +6,7 @@ let loading: Promise<unknown> | null = null;
 
 export function loadLaterViews(): Promise<unknown> {
   loading ??= Promise.all([import('../views/derivation.js'), import('../views/flow.js'), import('../views/decode-stepper.js'),
-    import('../views/online-stepper.js'), import('../views/heads-overview.js'), import('../views/next-token.js')]);
+    import('../views/online-stepper.js'), import('../views/heads-overview.js'), import('../views/next-token.js')])
+    .catch(() => { loading = null; });  // the next element to load the core tries again
   return loading;
 }

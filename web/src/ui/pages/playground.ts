@@ -222,17 +222,20 @@ export class AttentionPlayground extends LitElement {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => this.requestUpdate(), { once: true });
     window.addEventListener('hashchange', this.onHashChange);
     this.resizer?.observe(this);
-    const whole = () => (void loadLaterViews(), load()).then((core) => {
-      const drawn = this.first !== null && this.firstDrew === this.computed && !this.busy;
-      this.core = core;
-      this.first = null;
-      this.ready = true;
-      // The first module's trace of the spec on screen is the whole core's to the bit: computed
-      // again, a matrix refused on the way (no longer in the spec) would lose its message.
-      if (!drawn) return this.compute();
-      if (this.selected) this.derive(this.selected);  // a cell clicked while the core was on its way
-      this.requestUpdate();
-    }, (e) => { this.loadError = `The attention core could not be loaded: ${e?.message ?? e}`; });
+    const whole = () => {
+      void loadLaterViews();  // beside the whole core: the views the first heatmap did not need
+      return load().then((core) => {
+        const drawn = this.first !== null && this.firstDrew === this.computed && !this.busy;
+        this.core = core;
+        this.first = null;
+        this.ready = true;
+        // The first module's trace of the spec on screen is the whole core's to the bit: computed
+        // again, a matrix refused on the way (no longer in the spec) would lose its message.
+        if (!drawn) return this.compute();
+        if (this.selected) this.derive(this.selected);  // a cell clicked while the core was on its way
+        this.requestUpdate();
+      }, (e) => { this.loadError = `The attention core could not be loaded: ${e?.message ?? e}`; });
+    };
     // Where the page compiles the first heatmap's module, it draws the first heatmap, and the
     // whole core is fetched once that is on screen and the page idle, not beside it: on a slow
     // connection the two would share it, and compiling the whole core held up the heatmaps'
