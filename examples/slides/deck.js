@@ -36,3 +36,10 @@ const deck = new Reveal({
 });
 deck.initialize();
 window.deck = deck;
+
+// An element grows when it draws its first numbers, which may come after reveal.js has centred
+// its slide (they wait for the core): the slide then ran off the bottom of the screen. Centre the
+// slides again whenever an element changes size (reveal.js scales the slide, which leaves the
+// element's own size alone, so this does not call itself again).
+const resized = new ResizeObserver(() => { if (deck.isReady()) deck.layout(); });
+for (const el of document.querySelectorAll('attention-playground, attention-compare, attention-trainer')) resized.observe(el);
