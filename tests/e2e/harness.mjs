@@ -99,6 +99,13 @@ export async function shownText(page, key, head = 0, host = '') {
 
 export async function ready(page) {
   await page.locator('ap-heatmap[key="weights"]').first().waitFor();
+  // The views a first heatmap does not need (flow, derivation, steppers…) are defined a moment
+  // later; a journey acts on the whole page, so it waits for every tag of ours to be upgraded.
+  await page.waitForFunction(() => {
+    const pending = (root) => [...root.querySelectorAll('*')].some((el) =>
+      (/^(ap|attention)-/.test(el.localName) && !customElements.get(el.localName)) || (el.shadowRoot && pending(el.shadowRoot)));
+    return !pending(document);
+  });
 }
 
 /** Closes a page that saw no console error, uncaught error or request to another host. */
