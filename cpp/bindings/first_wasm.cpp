@@ -2,11 +2,35 @@
 // (no NumPy program, derivation, entropy, training or trained model), built from the core's
 // sources compiled without what only the whole core computes (ATTENTION_FIRST_HEATMAP, which it
 // refuses under the field "core"), so that a shared link or an embed downloads and compiles
-// two fifths less before its first heatmap. The whole core
-// (attention_wasm.cpp) is loaded after it and takes over; both run the same code, so their
-// numbers are the same to the bit.
-#include <emscripten/bind.h>
+// two fifths less before its first heatmap. The whole core (attention_wasm.cpp) is loaded after
+// it and takes over; both run the same code, so their numbers are the same to the bit.
+// Its calls are plain C, given their JS face by first_face.js: embind's runtime (its JS, 4.5 KB
+// gzip, and its registrations in the wasm) was a tenth of what a post loads before its heatmap.
+#include <emscripten/emscripten.h>
 
-#include "packed_binding.hpp"
+#include <cstddef>
+#include <string>
 
-EMSCRIPTEN_BINDINGS(attention_first) { bind_packed_trace(); }
+#include "packed_trace.hpp"
+
+namespace {
+std::string answer;  // the last call's JSON, read by the JS face before its next call
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE const char* first_run_packed(const char* spec) {
+  answer = run_packed(spec);
+  return answer.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const double* first_packed_data() { return packed.data(); }
+EMSCRIPTEN_KEEPALIVE std::size_t first_packed_size() { return packed.size(); }
+EMSCRIPTEN_KEEPALIVE void first_drop_packed() { drop_packed(); }
+
+EMSCRIPTEN_KEEPALIVE const char* first_work(const char* spec) {
+  answer = work(spec);
+  return answer.c_str();
+}
+
+}  // extern "C"

@@ -1,11 +1,9 @@
 // How the playground looks: its layout by its own width (a 700 px column of a wide screen is
 // narrow), the controls, the walkthrough's steps and the panels beside them, on the theme's
-// colours; the views it draws (RoPE, GQA, cross-attention) bring their own.
+// colours; the views of current models it draws have theirs in modern-styles.ts.
 import { css } from 'lit';
 import { THEME } from '../shared/theme.js';
-import { ROPE_STYLES } from '../views/rope-view.js';
-import { GQA_STYLES } from '../views/gqa-view.js';
-import { CROSS_STYLES } from '../views/cross-view.js';
+import { CROSS_STYLES, GQA_STYLES, ROPE_STYLES } from '../views/modern-styles.js';
 
 export const PLAYGROUND_STYLES = [THEME, ROPE_STYLES, GQA_STYLES, CROSS_STYLES, css`
     /* The element lays out by its own width (a 700 px column of a wide screen is narrow), so the

@@ -18,7 +18,7 @@ import { diverging, extent, full, short, type Scale } from '../shared/colour.js'
 import { scaleOf } from '../shared/ranges.js';
 import { refusal, settingControl } from '../shared/control.js';
 import { attributeOf, copyText, elementSnippet, iframeSnippet, refusedURLs, scriptOf, tooLong, urlAttribute } from '../shared/share.js';
-import { TITLE_BAND, download, standaloneSVG, svgToPNG, toCSV, toJSON, toPNG, toSVG, type MatrixData } from '../shared/export.js';
+import type { MatrixData } from '../shared/export.js';
 import { clip } from '../shared/clip.js';
 import { fitRows, ownRows, type Fitted, type OwnRows } from '../../state/rows.js';
 import { OWN_ROWS, embeddingNote } from '../shared/embed-note.js';
@@ -32,12 +32,8 @@ import { TOKEN_ROWS, captionOf } from '../../state/trace-schema.js';
 import { splitView, viewHash, type ViewState } from '../../state/view-state.js';
 import { specEntries } from '../../state/from-spec.js';
 import type { DrawHeatmap } from '../views/draw.js';
-import { ropeAngles, ropePairs } from '../views/rope-view.js';
-import { alibiBias, alibiSlopes } from '../views/alibi-view.js';
-import { gqaCosts, gqaDiagram } from '../views/gqa-view.js';
-import { crossNote } from '../views/cross-view.js';
 import { PLAYGROUND_STYLES } from './playground-styles.js';
-import { loadLaterViews } from './later-views.js';
+import { loadLaterViews, modern } from './later-views.js';
 import { CONTEXT, MODEL, UNKNOWN, WEIGHTS_SIZE, characters, extrasOf, isModelState, isModelTrace, keepWeights, layerTrace, modelNote, repeatHint, repeatRefusal, repeated,
   tokenMark, tokenName } from '../../state/model-mode.js';
 import { count } from '../shared/count.js';
@@ -87,6 +83,10 @@ function nonZero(row: ArrayLike<number>): number {
 /** The overrides without the matrices the core refused. */
 const without = (overrides: Partial<Spec>, refused: string[]) =>
   Object.fromEntries(Object.entries(overrides).filter(([k]) => !refused.includes(k))) as Partial<Spec>;
+
+// The exports' code (3.5 KB gzip) comes in the later views' chunk (later-views.ts), after a
+// link's or a post's first heatmap; a file asked for before then waits for it.
+const takeAway = () => import('../shared/export.js');
 
 // Token chips shown; the tokens past them are followed by their position: at 512 tokens the
 // chips' layout and text alone made a frame several times too long.
@@ -223,7 +223,7 @@ export class AttentionPlayground extends LitElement {
     window.addEventListener('hashchange', this.onHashChange);
     this.resizer?.observe(this);
     const whole = () => {
-      void loadLaterViews();  // beside the whole core: the views the first heatmap did not need
+      void loadLaterViews().then(() => this.requestUpdate());  // beside the whole core: the views the first heatmap did not need
       return load().then((core) => {
         const drawn = this.first !== null && this.firstDrew === this.computed && !this.busy;
         this.core = core;
@@ -834,7 +834,8 @@ export class AttentionPlayground extends LitElement {
       : `${copied ? 'The element snippet was copied' : 'Copy the element snippet below'}. (For an <iframe> too, give this element share-url: the address of a hosted playground page.)`);
   }
 
-  private downloadSpec() {
+  private async downloadSpec() {
+    const { download } = await takeAway();
     download('spec.json', `${JSON.stringify(this.spec, null, 1)}\n`, 'application/json');
   }
 
@@ -850,6 +851,7 @@ export class AttentionPlayground extends LitElement {
   }
 
   private async exportMatrix(format: string, data: MatrixData, file: string) {
+    const { download, toCSV, toJSON, toSVG, toPNG } = await takeAway();
     if (format === 'csv') download(`${file}.csv`, toCSV(data), 'text/csv');
     if (format === 'json') download(`${file}.json`, toJSON(data), 'application/json');
     if (format === 'svg') download(`${file}.svg`, toSVG(data), 'image/svg+xml');
@@ -861,6 +863,7 @@ export class AttentionPlayground extends LitElement {
     arcs?.flush();  // drawn now, if it put off the latest weights
     const svg = arcs?.shadowRoot?.querySelector('svg');
     if (!svg) return;
+    const { download, standaloneSVG, svgToPNG, TITLE_BAND } = await takeAway();
     const heads = arcs!.weights.length;
     const text = standaloneSVG(svg, `attention arcs${heads > 1 ? `, heads 0 to ${heads - 1}` : ''}`, 'line width and strength: weight ÷ the largest of its row');
     if (format === 'svg') download('arcs.svg', text, 'image/svg+xml');
@@ -996,12 +999,13 @@ export class AttentionPlayground extends LitElement {
   private modern(key: string, t: Json): unknown {
     const draw: DrawHeatmap = (k, m, o) => this.heatmap(k, m, o);
     const sources = t.source_tokens as string[] | undefined;
+    const views = modern;  // undefined until their code is in: their places stay empty
     switch (key) {
-      case 'rope_angles': return t.rope_angles ? ropeAngles(t, draw) : nothing;
-      case 'rope': return t.Q_rope ? ropePairs(t, draw) : nothing;
-      case 'alibi_slopes': return t.alibi_slopes ? alibiSlopes(t, draw) : nothing;
-      case 'bias': return t.bias ? alibiBias(t, draw) : nothing;
-      case 'kv_group': return t.kv_group && t.spec.kv_heads < t.spec.heads ? html`${gqaDiagram(t)}${gqaCosts(t)}` : nothing;
+      case 'rope_angles': return t.rope_angles && views ? views.ropeAngles(t, draw) : nothing;
+      case 'rope': return t.Q_rope && views ? views.ropePairs(t, draw) : nothing;
+      case 'alibi_slopes': return t.alibi_slopes && views ? views.alibiSlopes(t, draw) : nothing;
+      case 'bias': return t.bias && views ? views.alibiBias(t, draw) : nothing;
+      case 'kv_group': return t.kv_group && t.spec.kv_heads < t.spec.heads && views ? html`${views.gqaDiagram(t)}${views.gqaCosts(t)}` : nothing;
       case 'X_source': return sources ? this.heatmap('X_source', t.X_source, { rows: sources }) : nothing;
       case 'K': case 'V': return sources ? this.heatmap(key, t[key], { rows: sources }) : undefined;
       case 'arcs': return sources ? html`<div class="matrix"><div class="arcs-title">arcs: the sentence over the source (hover a token)</div>
@@ -1117,7 +1121,7 @@ export class AttentionPlayground extends LitElement {
         @mouseenter=${() => (this.step = s.id)} @mouseleave=${() => (this.step = '')} @focusin=${() => (this.step = s.id)}>
       <h2><span class="num">${i + 1}</span> ${s.title}</h2>
       <p class="formula">${s.formula}</p>
-      <p class="about">${s.id === 'embed' && !ed && this.traced.X ? OWN_ROWS : s.text}</p>${extra}${t.source_tokens ? crossNote(s.id) : nothing}
+      <p class="about">${s.id === 'embed' && !ed && this.traced.X ? OWN_ROWS : s.text}</p>${extra}${t.source_tokens && modern ? modern.crossNote(s.id) : nothing}
       <div class="body ${deriving ? 'deriving' : ''}">
         <div class="matrices">${s.shows.map((k) => (ed ? this.showEncoderDecoder(k) : this.showSelf(k)))}</div>
         ${deriving ? this.derivationPanel() : nothing}

@@ -100,8 +100,3 @@ const NOTES: Record<string, string> = {
 export function crossNote(step: string) {
   return NOTES[step] ? html`<p class="cross-note">${NOTES[step]}</p>` : nothing;
 }
-
-export const CROSS_STYLES = style`
-  .cross-note { max-width: 70ch; margin: 0.2rem 0 0.6rem; padding-left: 0.6rem; border-left: 3px solid var(--ap-accent); }
-  .tokens .side { font-size: 0.75rem; color: var(--ap-muted); align-self: center; min-width: 3.5rem; }
-`;

@@ -3,7 +3,7 @@
 // saves: the parameters of the projections and the KV cache a decoder keeps per token, for
 // multi-head, grouped-query and multi-query attention at the widths on screen. The counts are
 // display arithmetic on the spec's widths; no attention is computed here.
-import { css, html, svg } from 'lit';
+import { html, svg } from 'lit';
 import type { KvCost, SelfTrace } from '../../core/attention.js';
 import type { Untyped } from '../../state/trace-schema.js';
 import { count } from '../shared/count.js';
@@ -77,22 +77,3 @@ export function gqaCosts(given: SelfTrace | Untyped) {
       one key and one value row per key/value head: kv_heads × (d_k + d_v) numbers, 2 bytes each at fp16.</p>
   </div>`;
 }
-
-export const GQA_STYLES = css`
-  .gqa { margin: 0; }
-  .gqa svg { max-width: 100%; height: auto; font: 0.72rem var(--ap-mono); }
-  .gqa .link { stroke: var(--ap-muted); stroke-width: 1.5; }
-  .gqa circle { fill: var(--ap-card); stroke: var(--ap-fg); stroke-width: 1.2; }
-  .gqa rect { fill: color-mix(in srgb, var(--ap-accent) 22%, var(--ap-card)); stroke: var(--ap-accent); stroke-width: 1.2; }
-  .gqa text { fill: currentColor; text-anchor: middle; }
-  .gqa figcaption, .costs .how { font-size: 0.8rem; color: var(--ap-muted); max-width: 70ch; }
-  .costs { max-width: 100%; overflow-x: auto; }
-  .costs-title { font: 600 0.85rem var(--ap-mono); margin: 0.4rem 0 0.3rem; }
-  .costs table { border-collapse: collapse; font: 0.8rem var(--ap-mono); }
-  .costs th, .costs td { padding: 0.15rem 0.6rem; text-align: right; border-bottom: 1px solid var(--ap-line); }
-  .costs td { white-space: nowrap; }
-  .costs th[scope='row'] { text-align: left; font-weight: 500; }
-  .costs thead th { font-weight: 600; vertical-align: bottom; }
-  .costs small { font-weight: 400; color: var(--ap-muted); }
-  .costs .now { background: color-mix(in srgb, var(--ap-accent) 14%, transparent); }
-`;

@@ -2,7 +2,7 @@
 // turns by at each position, and Q and K before and after the turn, side by side. The sentence
 // under them says why the scores then depend on the positions only through i − j, with the
 // angles of this sentence.
-import { css, html, nothing } from 'lit';
+import { html, nothing } from 'lit';
 import { diverging, extent, short } from '../shared/colour.js';
 import type { DrawHeatmap } from './draw.js';
 import type { SelfTrace, TraceSpec } from '../../core/attention.js';
@@ -47,9 +47,3 @@ export function ropePairs(given: WithRope | Untyped, draw: DrawHeatmap) {
       turns the angle between them by (i − j)·θ, so q′ᵢ · k′ⱼ = qᵢ · R((j − i)·θ) kⱼ.${example} The scores see how far apart
       two tokens are, not where they stand, and the same pair of words scores the same anywhere in a sentence.</p>`;
 }
-
-export const ROPE_STYLES = css`
-  .rope-pairs { display: flex; flex-direction: column; gap: 0.6rem; max-width: 100%; }
-  .rope-pair { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 0.6rem 1.2rem; }
-  .why { max-width: 70ch; margin: 0.5rem 0 0; }
-`;

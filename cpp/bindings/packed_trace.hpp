@@ -1,0 +1,41 @@
+#pragma once
+// What the two modules that run specs share (the whole core, attention_wasm.cpp, and the first
+// heatmap's, first_wasm.cpp): the packed trace and the work a spec takes. Each module gives them
+// its own JS face (packed_binding.hpp through embind, first_face.js by hand), with the same calls.
+#include <string>
+#include <vector>
+
+#include "attention/io/spec.hpp"
+#include "attention/io/trace_json.hpp"
+#include "binding_common.hpp"
+
+namespace {
+
+// The packed trace: the JSON skeleton now, its numbers in `packed` just after (read through a
+// Float64Array view into the heap that the caller copies before anything else runs), then
+// drop_packed() so the heap goes back to its size between runs. Room for as many numbers as the
+// last run's is taken at once: a learner's next keystroke makes a trace of about its size, and
+// growing the buffer matrix by matrix copied it over and over (copies that, with -Oz's
+// byte-by-byte memcpy, took nearly half of a 64-character trace of the trained model).
+std::vector<double> packed;
+std::size_t last_packed = 0;
+
+std::string run_packed(const std::string& spec) {
+  packed.clear();
+  packed.reserve(last_packed);
+  std::string skeleton = text(attention::run_trace_text(spec, &packed));
+  last_packed = packed.size();
+  return skeleton;
+}
+
+void drop_packed() { std::vector<double>().swap(packed); }
+
+// spec -> {"cells": N}: the work a spec takes, counted as for the size limit, so that the page
+// decides where to compute it from the core's count and never from its own guess.
+std::string work(const std::string& spec) {
+  const auto s = attention::parse_spec_text(spec);
+  if (!s) return text(error_of(s.error()));
+  return text(nlohmann::json{{"cells", attention::work_of(s.value()).cells()}});
+}
+
+}  // namespace
