@@ -103,13 +103,14 @@ export default defineConfig({
     rollupOptions: {
       input: { main: 'web/index.html', learn: 'web/learn/index.html', compare: 'web/compare/index.html', examples: 'web/examples/index.html' },
       // The playground's views that load after its first heatmap (ui/pages/later-views.ts) are a
-      // chunk of their own. The small modules they share with the playground go with the heatmap,
+      // chunk of their own. The modules they share with the playground go with the heatmap,
       // which every page loads: left to itself, the bundler made a chunk of each, and a link
-      // waited for a dozen files on six connections.
+      // waited for a dozen files on six connections (and a module the views' group took, as the
+      // arcs were by cross-attention's view, made the whole group a chunk the playground waits for).
       output: {
         codeSplitting: {
           groups: [
-            { name: 'heatmap', test: /web[\\/]src[\\/](ui[\\/]views[\\/]heatmap|ui[\\/]shared[\\/](colour|clip|count|share|deferred)|state[\\/](trace-schema|model-mode))\.ts/, priority: 2 },
+            { name: 'heatmap', test: /web[\\/]src[\\/](ui[\\/]views[\\/](heatmap|arcs)|ui[\\/]shared[\\/](colour|clip|count|share|deferred)|state[\\/](trace-schema|model-mode))\.ts/, priority: 2 },
             { name: 'views', test: LATER, priority: 1 },
           ],
         },

@@ -3,9 +3,9 @@
 // calls. A spec crosses as UTF-8 in memory the module allocates (it may be far larger than the
 // stack); an answer is the module's own string, read before the next call.
 function firstCall(f, spec) {
-  var size = lengthBytesUTF8(spec) + 1, at = _malloc(size);
-  stringToUTF8(spec, at, size);
-  var answer = UTF8ToString(f(at));
+  var length = lengthBytesUTF8(spec), at = _malloc(length + 1);
+  stringToUTF8(spec, at, length + 1);
+  var answer = UTF8ToString(f(at, length));
   _free(at);
   return answer;
 }

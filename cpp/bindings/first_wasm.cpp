@@ -19,8 +19,9 @@ std::string answer;  // the last call's JSON, read by the JS face before its nex
 
 extern "C" {
 
-EMSCRIPTEN_KEEPALIVE const char* first_run_packed(const char* spec) {
-  answer = run_packed(spec);
+// (a spec's length is given: a NUL inside it is the parser's to refuse, as in the whole core)
+EMSCRIPTEN_KEEPALIVE const char* first_run_packed(const char* spec, std::size_t length) {
+  answer = run_packed(std::string(spec, length));
   return answer.c_str();
 }
 
@@ -28,8 +29,8 @@ EMSCRIPTEN_KEEPALIVE const double* first_packed_data() { return packed.data(); }
 EMSCRIPTEN_KEEPALIVE std::size_t first_packed_size() { return packed.size(); }
 EMSCRIPTEN_KEEPALIVE void first_drop_packed() { drop_packed(); }
 
-EMSCRIPTEN_KEEPALIVE const char* first_work(const char* spec) {
-  answer = work(spec);
+EMSCRIPTEN_KEEPALIVE const char* first_work(const char* spec, std::size_t length) {
+  answer = work(std::string(spec, length));
   return answer.c_str();
 }
 

@@ -247,6 +247,21 @@ test('a post with three widgets fetches each wasm once, as a file, and nothing i
   await done(page);
 });
 
+test('a post\'s first heatmap waits for none of the code it does not show (the later views held back)', async () => {
+  pages['/held-views.html'] = post(`<attention-playground id="w" sentence="The cat sat on the mat" heads="2" d-model="8" view="weights"></attention-playground>`);
+  const page = await env.page();
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(/\/chunks\/views-[\w-]+\.js$/, async (route) => { await held; await route.continue(); });
+  await page.goto(env.base + 'held-views.html');
+  await shows(page, '#w ap-heatmap[key="weights"] td[data-row]');
+  assert.equal(await page.evaluate(() => customElements.get('ap-derivation')), undefined, 'the later views are still held back');
+  release();
+  await page.locator('#w ap-heatmap[key="weights"] td[data-row="1"][data-col="0"]').first().click();
+  await page.locator('#w ap-derivation h3').waitFor();
+  await done(page);
+});
+
 test('a first heatmap module that fails at its first call leaves the post to the whole core, with the same numbers', async () => {
   pages['/broken-first.html'] = post(`<attention-playground id="w" sentence="The cat sat on the mat" heads="2" d-model="8" view="weights"></attention-playground>`);
   const page = await env.page();

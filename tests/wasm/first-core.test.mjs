@@ -27,6 +27,8 @@ const packedOf = (spec) => {
 };
 
 const REFUSED = [{ heads: 3 }, { sentence: 'a b', mask: 'window:x' }, { sentence: 'x', W_q: [[1, 2]] }, 'not json', { sentence: 'a'.repeat(600).split('').join(' ') }];
+// Text that crosses into the module oddly: a NUL after the spec, in a string, alone; lone surrogates.
+const ODD_TEXT = ['{"sentence": "a b"}\u0000', '{"sentence": "a\u0000b"}', '\u0000', '{"sentence": "\ud800"}', '{"sentence": "ok", "seed": "\udfff"}', '{"sentence": "é 日本 \u{1F600}"}'];
 
 // What the first module leaves to the whole core, refusing it under the field "core".
 const wholeCoreOnly = (spec) => spec.model === 'tiny-lm' || spec.mode === 'encoder_decoder' || Boolean(spec.decode) || spec.online_block > 0;
@@ -51,6 +53,14 @@ test('a refused spec: the same message, naming the same field', () => {
     const mine = packedOf(spec).skeleton;
     assert.ok(mine.error, JSON.stringify(spec));
     assert.deepEqual(mine, core.runPacked(spec).skeleton);
+  }
+});
+
+test('odd text: the same answer as the whole core, refused or run', () => {
+  for (const spec of ODD_TEXT) {
+    const mine = packedOf(spec), whole = core.runPacked(spec);
+    assert.deepEqual(mine.skeleton, whole.skeleton, JSON.stringify(spec));
+    assert.deepEqual(Array.from(mine.numbers), Array.from(whole.numbers ?? []), JSON.stringify(spec));
   }
 });
 
