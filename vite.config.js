@@ -36,7 +36,7 @@ const preloadCore = {
 };
 // The playground's code that loads after its first heatmap (ui/pages/later-views.ts), and the
 // exports, which come with it (or on their first use, if before).
-export const LATER = /web[\\/]src[\\/]ui[\\/](views[\\/](derivation|flow|decode-stepper|online-stepper|stepper|heads-overview|next-token|rope-view|alibi-view|gqa-view|cross-view)|shared[\\/]export)\.ts/;
+export const LATER = /web[\\/]src[\\/]ui[\\/](views[\\/](derivation|flow|decode-stepper|online-stepper|stepper|heads-overview|next-token|rope-view|alibi-view|gqa-view|cross-view|later)|shared[\\/]export)\.ts/;
 const isPlayground = (filename) => posix.relative(posix.resolve('web'), filename) === 'index.html';
 
 // The page's stylesheets, written into it: a render-blocking fetch fewer before the first frame.
