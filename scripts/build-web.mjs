@@ -53,8 +53,8 @@ await build({
       output: {
         chunkFileNames: 'chunks/[name]-[hash].js', assetFileNames: 'assets/[name]-[hash][extname]',
         // Whitespace too: a library's ES build keeps it by default (for other bundlers'
-        // tree-shaking), but these files go to browsers as they are, and it was a tenth of a
-        // post's script after gzip.
+        // tree-shaking), but these files go to browsers as they are (the elements' chunk: 52 KB
+        // gzip with it, 48 without).
         minify: true,
         // Few chunks, so that few round trips lie between the script and its first heatmap:
         // the core (with the bundler's helpers, which left to themselves went into the first

@@ -27,7 +27,8 @@ const packedOf = (spec) => {
 };
 
 const REFUSED = [{ heads: 3 }, { sentence: 'a b', mask: 'window:x' }, { sentence: 'x', W_q: [[1, 2]] }, 'not json', { sentence: 'a'.repeat(600).split('').join(' ') }];
-// Text that crosses into the module oddly: a NUL after the spec, in a string, alone; lone surrogates.
+// Text that crosses into the module oddly: a NUL after the spec, in a string, alone; lone
+// surrogates; characters of two, three and four UTF-8 bytes.
 const ODD_TEXT = ['{"sentence": "a b"}\u0000', '{"sentence": "a\u0000b"}', '\u0000', '{"sentence": "\ud800"}', '{"sentence": "ok", "seed": "\udfff"}', '{"sentence": "é 日本 \u{1F600}"}'];
 
 // What the first module leaves to the whole core, refusing it under the field "core".
