@@ -3,9 +3,9 @@
 // colours; the views of current models it draws have theirs in modern-styles.ts.
 import { css } from 'lit';
 import { THEME } from '../shared/theme.js';
-import { CROSS_STYLES, GQA_STYLES, ROPE_STYLES } from '../views/modern-styles.js';
+import { MODERN_STYLES } from '../views/modern-styles.js';
 
-export const PLAYGROUND_STYLES = [THEME, ROPE_STYLES, GQA_STYLES, CROSS_STYLES, css`
+export const PLAYGROUND_STYLES = [THEME, MODERN_STYLES, css`
     /* The element lays out by its own width (a 700 px column of a wide screen is narrow), so the
        frame is the container its layout asks about. */
     .frame { container-type: inline-size; }

@@ -2,13 +2,12 @@
 // the playground's styles from the start, while the views' code is fetched when first needed.
 import { css } from 'lit';
 
-export const ROPE_STYLES = css`
+export const MODERN_STYLES = css`
+  /* RoPE */
   .rope-pairs { display: flex; flex-direction: column; gap: 0.6rem; max-width: 100%; }
   .rope-pair { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 0.6rem 1.2rem; }
   .why { max-width: 70ch; margin: 0.5rem 0 0; }
-`;
-
-export const GQA_STYLES = css`
+  /* grouped queries */
   .gqa { margin: 0; }
   .gqa svg { max-width: 100%; height: auto; font: 0.72rem var(--ap-mono); }
   .gqa .link { stroke: var(--ap-muted); stroke-width: 1.5; }
@@ -25,9 +24,7 @@ export const GQA_STYLES = css`
   .costs thead th { font-weight: 600; vertical-align: bottom; }
   .costs small { font-weight: 400; color: var(--ap-muted); }
   .costs .now { background: color-mix(in srgb, var(--ap-accent) 14%, transparent); }
-`;
-
-export const CROSS_STYLES = css`
+  /* cross-attention */
   .cross-note { max-width: 70ch; margin: 0.2rem 0 0.6rem; padding-left: 0.6rem; border-left: 3px solid var(--ap-accent); }
   .tokens .side { font-size: 0.75rem; color: var(--ap-muted); align-self: center; min-width: 3.5rem; }
 `;
