@@ -69,3 +69,15 @@ test('it is a third smaller than the whole core, gzipped', () => {
   const size = (name) => gzipSync(wasm(name), { level: 9 }).length;
   assert.ok(size('attention-first') < size('attention-core') * 0.7, `${size('attention-first')} against ${size('attention-core')} bytes`);
 });
+
+test('it carries no prose: no setting\'s help, no trace entry\'s label, which the whole core has', () => {
+  const settings = JSON.parse(readFileSync(new URL('web/src/state/core-settings.json', root)));
+  const schema = JSON.parse(readFileSync(new URL('web/src/core/trace-schema.json', root)));
+  const prose = [...settings.map((s) => s.help), ...schema.self.map((e) => e.label)].filter((t) => t.length > 12);
+  assert.ok(prose.length > 60, `${prose.length} sentences`);
+  const whole = wasm('attention-core'), mine = wasm('attention-first');
+  for (const t of prose) {  // as C strings: a label may begin a message ("the attention output overflows")
+    assert.ok(whole.includes(`${t}\0`), `the whole core has "${t}"`);
+    assert.ok(!mine.includes(`${t}\0`), `the first module has "${t}"`);
+  }
+});

@@ -12,6 +12,7 @@
 #include "attention/core/head_detector.hpp"
 #include "attention/core/online_softmax.hpp"
 #include "attention/core/parameters.hpp"
+#include "attention/core/prose.hpp"
 #include "attention/core/scalar.hpp"
 #include "attention/io/spec.hpp"
 
@@ -67,6 +68,9 @@ struct SelfTrace {
 // nothing), the page's Trace type and its walkthrough read them at build time, the NumPy
 // program and the fixture tests take their names from them.
 struct TraceInfo {
+  TraceInfo(const char* name, const char* shape, const char* when, const char* kind, const char* step, const char* label,
+            const char* rows, const char* group, const char* role)
+      : name(name), shape(shape), when(when), kind(kind), step(step), label(prose(label)), rows(rows), group(group), role(role) {}
   const char* name;
   const char* shape;  // in the spec's terms: "n x d_model", "heads x n x m"; one term: a vector
   const char* when;   // "" always; else the spec that puts it in the trace: "positional=rope",

@@ -7,11 +7,13 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "attention/core/error.hpp"
+#include "attention/core/prose.hpp"
 #include "attention/core/scalar.hpp"
 
 namespace attention {
@@ -90,16 +92,20 @@ struct SpecField {
 // One row of a settings table (the spec's here, the trainer's in trainer.hpp): the parser's
 // ranges and choices, `--help`, the binding's settings() and the page's controls all read it.
 struct Setting {
+  Setting(const char* key, const char* kind, const char* fallback, const char* help, std::vector<std::string> choices = {},
+          std::int64_t min = 0, std::int64_t max = 0, const char* modes = "", const char* label = "", SpecField field = {})
+      : key(key), kind(kind), fallback(fallback), help(prose(help)), choices(std::move(choices)), min(min), max(max), modes(modes),
+        label(prose(label)), field(std::move(field)) {}
   const char* key;
   const char* kind;        // "string", "integer", "number", "share" (0 to 1), "boolean", "enum", "init", "mask", "matrix", ...
   const char* fallback;    // the default, as JSON text ("" when derived)
   const char* help;        // one sentence for the CLI usage and the page's tooltip
-  std::vector<std::string> choices = {};  // enum: every value
+  std::vector<std::string> choices;  // enum: every value
   // integer: from min to max; number (a rate, a size): greater than min, at most max. min == max == 0: no range.
-  std::int64_t min = 0, max = 0;
-  const char* modes = "";  // the modes it applies to, comma-separated ("" for every mode)
-  const char* label = "";  // the page's control for it ("": the page shows none)
-  SpecField field = {};    // where the spec keeps it, for the rows the parser reads in a loop
+  std::int64_t min, max;
+  const char* modes;  // the modes it applies to, comma-separated ("" for every mode)
+  const char* label;  // the page's control for it ("": the page shows none)
+  SpecField field;    // where the spec keeps it, for the rows the parser reads in a loop
 };
 const std::vector<Setting>& settings();
 const Setting& setting(const std::string& key);  // a row of settings(); the key must be in it
