@@ -276,3 +276,33 @@ test('a first heatmap module that fails at its first call leaves the post to the
   assert.deepEqual(await cells(page, 'weights', 1, '#w'), core.run(await specOf(page, '#w')).weights[1]);
   await done(page);
 });
+
+test('a post\'s trainer and comparison code comes after its first heatmap; a post that shows a trainer gets it at once', async () => {
+  pages['/no-trainer.html'] = post(`<attention-playground id="w" sentence="The cat sat on the mat" heads="2" d-model="8" view="weights"></attention-playground>`);
+  pages['/with-trainer.html'] = post(`<attention-playground id="w" sentence="The cat sat on the mat" view="weights"></attention-playground>
+    <attention-trainer></attention-trainer>`);
+  const page = await env.page();
+  const asked = [];
+  page.on('request', (r) => { if (/\/chunks\/(trainer|compare)-[\w-]+\.js$/.test(r.url())) asked.push(new URL(r.url()).pathname); });
+  const held = [];  // the first heatmap's module, held back: one release per request
+  await page.route(/attention-first-[\w-]+\.wasm$/, async (route) => { await new Promise((r) => held.push(r)); await route.continue(); });
+  const release = async () => { while (!held.length) await page.waitForTimeout(50); held.shift()(); };
+  await page.goto(env.base + 'no-trainer.html');
+  await page.waitForFunction(() => customElements.get('attention-playground'));
+  await page.waitForTimeout(500);
+  assert.deepEqual(asked, [], 'nothing of theirs while the first heatmap is on its way');
+  await release();
+  await shows(page, '#w ap-heatmap[key="weights"] td[data-row]');
+  await page.waitForFunction(() => customElements.get('attention-trainer') && customElements.get('attention-compare'));
+  // a trainer a host script adds afterwards is drawn
+  await page.evaluate(() => document.querySelector('article').append(document.createElement('attention-trainer')));
+  await page.locator('attention-trainer button[data-action="play"]').waitFor();
+
+  // with a trainer in the post: its code at once, the first heatmap still on its way
+  await page.goto(env.base + 'with-trainer.html');
+  await page.waitForFunction(() => customElements.get('attention-trainer'));
+  assert.equal(await page.locator('#w ap-heatmap td[data-row]').count(), 0, 'before the first heatmap');
+  await release();
+  await shows(page, '#w ap-heatmap[key="weights"] td[data-row]');
+  await done(page);
+});

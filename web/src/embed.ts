@@ -15,7 +15,22 @@ if (document.querySelector('attention-playground:not([model="tiny-lm"])')) {
   void import('./core/wasm/attention-first.mjs');  // its JS, which first-core.ts imports
 }
 // The playground first: a post's playgrounds draw as soon as it is in. The trainer's and the
-// comparison's code (chunks of their own) are fetched after it, not beside it.
+// comparison's code (chunks of their own, 20 KB gzip) are fetched once the playgrounds have
+// drawn, not beside them: on a slow connection they took a share of the end of the first
+// heatmap's module's download (on Fast 3G, the first heatmap came 50 ms later). At once on a page
+// that shows a trainer or a comparison.
 const { AttentionPlayground } = await import('./ui/pages/playground.js');
+if (!document.querySelector('attention-trainer, attention-compare')) await drawn([...document.querySelectorAll('attention-playground')]);
 const [{ AttentionTrainer }, { AttentionCompare }] = await Promise.all([import('./ui/pages/trainer.js'), import('./ui/pages/compare.js')]);
 export { AttentionPlayground, AttentionTrainer, AttentionCompare };
+
+/** Resolves once each playground has shown its first trace, or its error, and drawn it; or after
+ *  ten seconds (one whose core could not be loaded shows neither). */
+function drawn(playgrounds: Element[]): Promise<unknown> {
+  const each = playgrounds.map((p) => new Promise<unknown>((done) => {
+    const element = p as InstanceType<typeof AttentionPlayground>;
+    if (element.shownTrace || element.error) return done(element.updateComplete);
+    element.addEventListener('trace', () => done(element.updateComplete), { once: true });
+  }));
+  return Promise.race([Promise.all(each), new Promise((later) => setTimeout(later, 10_000))]);
+}
