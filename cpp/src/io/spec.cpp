@@ -189,9 +189,9 @@ bool always(const Spec&) { return true; }
 bool with_rope(const Spec& s) { return s.positional == Positional::rope; }
 bool trained(const Spec& s) { return s.model == ModelKind::tiny_lm; }
 
-template <class E>
-SpecField choice(E Spec::*at, const Names<E>& names, Shown shown = always) {
-  return {[at, &names](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
+template <auto at, const auto& names, Shown shown = always>
+SpecField choice() {
+  return {[](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
             auto c = json_read::get_choice(v, row.key, row.choices);
             if (!c) return c.error();
             for (const auto& [name, e] : names) {
@@ -199,54 +199,56 @@ SpecField choice(E Spec::*at, const Names<E>& names, Shown shown = always) {
             }
             return std::nullopt;
           },
-          [at, &names, shown](const Spec& s) -> json { return shown(s) ? json(name_in(names, s.*at)) : json(); }};
+          [](const Spec& s) -> json { return shown(s) ? json(name_in(names, s.*at)) : json(); }};
 }
 
 // true, or (echoed only when on) a switch that is off unless asked for.
-SpecField flag(bool Spec::*at, bool echo_off = true) {
-  return {[at](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
+template <bool Spec::*at, bool echo_off = true>
+SpecField flag() {
+  return {[](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
             auto b = json_read::get_bool(v, row.key);
             if (!b) return b.error();
             s.*at = b.value();
             return std::nullopt;
           },
-          [at, echo_off](const Spec& s) -> json { return s.*at || echo_off ? json(s.*at) : json(); }};
+          [](const Spec& s) -> json { return s.*at || echo_off ? json(s.*at) : json(); }};
 }
 
 // A finite number; `positive`: greater than 0.
-template <class N>
-SpecField number(N Spec::*at, bool positive, Shown shown = always) {
-  return {[at, positive](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
+template <auto at, bool positive, Shown shown = always>
+SpecField number() {
+  return {[](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
             auto d = json_read::get_number(v, row.key);
             if (!d) return d.error();
             if (positive && !(d.value() > 0)) return error_at(row.key, "must be greater than 0, got " + json_read::show(v.at(row.key)));
             s.*at = d.value();
             return std::nullopt;
           },
-          [at, shown](const Spec& s) -> json {
-            const N& x = s.*at;
-            if constexpr (std::is_same_v<N, double>) return shown(s) ? json(x) : json();
+          [](const Spec& s) -> json {
+            const auto& x = s.*at;
+            if constexpr (std::is_same_v<std::decay_t<decltype(x)>, double>) return shown(s) ? json(x) : json();
             else return x && shown(s) ? json(*x) : json();
           }};
 }
 
 // A whole number in the row's range; 0 is not echoed where it means off.
-template <class I>
-SpecField whole(I Spec::*at, bool echo_zero = true) {
-  return {[at](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
+template <auto at, bool echo_zero = true>
+SpecField whole() {
+  return {[](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
             std::int64_t x;
             if (!json_read::integral(v.at(row.key), row.min, row.max, x)) {
               return error_at(row.key, "must be a whole number from " + std::to_string(row.min) + " to " + std::to_string(row.max) +
                                            ", got " + json_read::show(v.at(row.key)));
             }
-            s.*at = static_cast<I>(x);
+            s.*at = static_cast<std::decay_t<decltype(s.*at)>>(x);
             return std::nullopt;
           },
-          [at, echo_zero](const Spec& s) -> json { return s.*at || echo_zero ? json(s.*at) : json(); }};
+          [](const Spec& s) -> json { return s.*at || echo_zero ? json(s.*at) : json(); }};
 }
 
-SpecField init(InitSpec Spec::*at) {
-  return {[at](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
+template <InitSpec Spec::*at>
+SpecField init() {
+  return {[](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
             auto text = json_read::get_string(v, row.key);
             if (!text) return text.error();
             auto i = parse_init(text.value(), row.key);
@@ -254,7 +256,7 @@ SpecField init(InitSpec Spec::*at) {
             s.*at = i.value();
             return std::nullopt;
           },
-          [at](const Spec& s) -> json { return init_name(s.*at); }};
+          [](const Spec& s) -> json { return init_name(s.*at); }};
 }
 
 // none, causal, window:D, causal_window:D, or a matrix of 0/1 (its shape is checked once the
@@ -322,15 +324,15 @@ const std::vector<Setting>& settings() {
   static const std::vector<Setting> table = {
       {"model", "enum", "\"random\"",
        "random (seeded weights, shaped by the settings below) or tiny-lm (the small language model this project trained; its tokens are characters).",
-       names_of(kModels), 0, 0, "", "Model", choice(&Spec::model, kModels, trained)},
+       names_of(kModels), 0, 0, "", "Model", choice<&Spec::model, kModels, trained>()},
       {"mode", "enum", "\"self\"",
        "self (each token attends over all), encoder_decoder (a decoder state attends over annotations) or cross (the sentence attends over the source).",
-       names_of(kModes), 0, 0, "", "Mode", choice(&Spec::mode, kModes)},
+       names_of(kModes), 0, 0, "", "Mode", choice<&Spec::mode, kModes>()},
       {"sentence", "string", "\"the cat sat on the mat\"", "The text to attend over; split into words and punctuation.", {}, 0, 0, "", "Sentence"},
       {"tokens", "string[]", "", "Tokens given one by one instead of a sentence."},
       {"source", "string", "", "cross: the sentence the keys and values come from.", {}, 0, 0, "cross", "Source"},
       {"source_tokens", "string[]", "", "cross: the source given token by token.", {}, 0, 0, "cross"},
-      {"seed", "integer", "42", "Seed of NumPy's legacy random stream.", {}, 0, 4294967295LL, "", "Seed", whole(&Spec::seed)},
+      {"seed", "integer", "42", "Seed of NumPy's legacy random stream.", {}, 0, 4294967295LL, "", "Seed", whole<&Spec::seed>()},
       {"d_model", "integer", "4", "Width of each embedding; defaults to the width of an explicit X.", {}, 1, limits::max_d_model, "", "d_model"},
       {"heads", "integer", "1", "Number of attention heads.", {}, 1, limits::max_heads, "", "Heads"},
       {"kv_heads", "integer", "", "Key/value heads (grouped-query attention; 1 is multi-query); must divide heads. Default heads.",
@@ -340,39 +342,39 @@ const std::vector<Setting>& settings() {
       {"d_a", "integer", "", "Hidden width of additive scoring; default d_k.", {}, 1, max_head_dim},
       {"embedding_init", "init", "\"uniform\"",
        "How embeddings are drawn: uniform (rand), normal (randn), int:N (randint(N)), or per_word (each word from its own seed, the same in any sentence).",
-       {"uniform", "normal", "int:N", "per_word"}, 0, 0, "", "Embeddings", init(&Spec::embedding_init)},
+       {"uniform", "normal", "int:N", "per_word"}, 0, 0, "", "Embeddings", init<&Spec::embedding_init>()},
       {"weight_init", "init", "\"normal\"", "How weight matrices are drawn: uniform, normal or int:N.", {"uniform", "normal", "int:N"}, 0, 0, "",
-       "Weights", init(&Spec::weight_init)},
+       "Weights", init<&Spec::weight_init>()},
       {"score", "enum", "\"scaled_dot\"", "Score function: dot, scaled_dot, general (q W_a k) or additive (v_a . tanh(q W_1 + k W_2)).",
-       names_of(kScores), 0, 0, "", "Score", choice(&Spec::score, kScores)},
+       names_of(kScores), 0, 0, "", "Score", choice<&Spec::score, kScores>()},
       {"scale", "number", "", "Multiplies the scores; default 1/sqrt(d_k) for scaled_dot, 1 otherwise.", {}, 0, 0, "", "Scale",
-       number(&Spec::scale, false)},
+       number<&Spec::scale, false>()},
       {"temperature", "number", "1", "Divides the scores before the softmax; must be positive.", {}, 0, 0, "", "Temperature",
-       number(&Spec::temperature, true)},
+       number<&Spec::temperature, true>()},
       {"softcap", "number", "", "Caps the logits at +-softcap: softcap * tanh(logits / softcap), as Gemma 2; off by default.", {}, 0, 0,
-       "self,cross", "Softcap", number(&Spec::softcap, true)},
+       "self,cross", "Softcap", number<&Spec::softcap, true>()},
       {"mask", "mask", "\"none\"", "none, causal, window:D (attend within D positions), causal_window:D (causal, at most D back), or an n x n matrix of 0/1.",
        {"none", "causal", "window:D", "causal_window:D"}, 0, 0, "self,cross", "Mask", mask_field()},
       {"qk_norm", "boolean", "false",
        "Divide each head's query and key rows by their root mean square, q / sqrt(mean(q^2) + 1e-6), before RoPE and the scores (as Qwen3, OLMo 2 and Gemma 3).",
-       {}, 0, 0, "self,cross", "QK-norm", flag(&Spec::qk_norm)},
+       {}, 0, 0, "self,cross", "QK-norm", flag<&Spec::qk_norm>()},
       {"positional", "enum", "\"none\"",
        "Positions: none, sinusoidal (added to X), rope (rotates each head's queries and keys) or alibi (a bias of -m_h |i - j| on the logits).",
-       names_of(kPositionals, {Positional::learned}), 0, 0, "self,cross", "Positional encoding", choice(&Spec::positional, kPositionals)},
+       names_of(kPositionals, {Positional::learned}), 0, 0, "self,cross", "Positional encoding", choice<&Spec::positional, kPositionals>()},
       {"rope_style", "enum", "\"interleaved\"", "rope: rotate column pairs (2i, 2i+1) (interleaved, Llama) or (i, i + d_k/2) (halves, GPT-NeoX).",
-       names_of(kRopeStyles), 0, 0, "self", "RoPE pairs", choice(&Spec::rope_style, kRopeStyles, with_rope)},
+       names_of(kRopeStyles), 0, 0, "self", "RoPE pairs", choice<&Spec::rope_style, kRopeStyles, with_rope>()},
       {"rope_base", "number", "10000", "rope: pair i turns by position x rope_base^(-2i/d_k); must be positive.", {}, 0, 0, "self", "RoPE base",
-       number(&Spec::rope_base, true, with_rope)},
+       number<&Spec::rope_base, true, with_rope>()},
       {"attention", "enum", "\"soft\"", "soft (softmax) or hard (one-hot on the highest score, first on ties).", names_of(kAttention), 0, 0, "",
-       "Attention", choice(&Spec::hard, kAttention)},
+       "Attention", choice<&Spec::hard, kAttention>()},
       {"residual", "boolean", "false", "Add X to the attention output (the Transformer's residual connection).", {}, 0, 0, "self,cross", "Residual",
-       flag(&Spec::residual)},
+       flag<&Spec::residual>()},
       {"layer_norm", "boolean", "false", "Normalise each output row to mean 0, variance 1 (eps 1e-5).", {}, 0, 0, "self,cross", "",
-       flag(&Spec::layer_norm)},
+       flag<&Spec::layer_norm>()},
       {"decode", "boolean", "false", "Also generate position by position with a KV cache (needs a causal mask).", {}, 0, 0, "self",
-       "Decode with a KV cache", flag(&Spec::decode, false)},
+       "Decode with a KV cache", flag<&Spec::decode, false>()},
       {"online_block", "integer", "", "Also run FlashAttention's online softmax over blocks of this many keys.", {}, 1, max_tokens, "self,cross",
-       "Online softmax block", whole(&Spec::online_block, false)},
+       "Online softmax block", whole<&Spec::online_block, false>()},
       {"X", "matrix", "", "Embeddings, one row per token (n x d_model).", {}, 0, 0, "self,cross"},
       {"W_q", "matrix", "", "Query weights (d_model x heads*d_k).", {}, 0, 0, "self,cross"},
       {"W_k", "matrix", "", "Key weights (d_model x kv_heads*d_k).", {}, 0, 0, "self,cross"},
