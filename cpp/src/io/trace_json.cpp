@@ -121,6 +121,10 @@ json value_of(const TraceEntry<Trace>& e, const Trace* trace, const Parameters& 
           return costs;
         } else if constexpr (std::is_same_v<V, std::vector<HeadScores>>) {
           return v.empty() ? json() : head_scores_json(v);
+#ifdef ATTENTION_FIRST_HEATMAP
+        } else if constexpr (std::is_same_v<V, std::vector<DecodeStep>> || std::is_same_v<V, std::vector<std::vector<OnlineBlock>>>) {
+          return json();  // decode's steps and the online softmax's blocks: refused before they are computed
+#else
         } else if constexpr (std::is_same_v<V, std::vector<DecodeStep>>) {
           if (v.empty()) return json();
           json steps = json::array();
@@ -143,6 +147,7 @@ json value_of(const TraceEntry<Trace>& e, const Trace* trace, const Parameters& 
             heads.push_back(std::move(blocks));
           }
           return heads;
+#endif
         } else if constexpr (std::is_same_v<V, double>) {
           return json(v);
         } else {
