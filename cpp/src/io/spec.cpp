@@ -444,7 +444,7 @@ Error shape_error(const std::string& key, const Matrix& m, long rows, long cols,
                            std::to_string(rows) + " x " + std::to_string(cols) + " (" + why + ")");
 }
 
-// Every check of a spec; the work limit only when `bounded` (a caller that draws the parameters
+#ifndef ATTENTION_FIRST_HEATMAP
 // The trained model's spec: a sentence (read character by character) or tokens (entries of its
 // vocabulary), and nothing that would shape or give weights: those are learned.
 Result<Spec> parse_trained(const json& j, Spec s) {
@@ -483,8 +483,11 @@ Result<Spec> parse_trained(const json& j, Spec s) {
   }
   return s;
 }
+#endif
 
-// and runs nothing has no attention to bound).
+// Every check of a spec; the work limit only when `bounded` (a caller that draws the parameters
+// and runs nothing has no attention to bound). The first heatmap's module refuses, under "core",
+// what only the whole core computes as soon as the spec says it: it keeps none of its checks.
 Result<Spec> parse(const json& j, bool bounded) {
   if (!j.is_object()) return error_at("", "the spec must be a JSON object, got " + show(j));
   if (auto bad = json_read::unknown_key(j, settings(), "spec", " (see `attention-cli --help` for the keys)")) return *bad;
@@ -492,7 +495,11 @@ Result<Spec> parse(const json& j, bool bounded) {
   const auto has = [&](const char* k) { return j.contains(k) && !j.at(k).is_null(); };
   if (has("model")) {
     if (auto bad = setting("model").field.read(j, setting("model"), s)) return *bad;
+#ifdef ATTENTION_FIRST_HEATMAP
+    if (s.model == ModelKind::tiny_lm) return needs_whole_core("the trained model");
+#else
     if (s.model == ModelKind::tiny_lm) return parse_trained(j, std::move(s));
+#endif
   }
 
   // The table's loop: each plain setting read from the spec or from its default (mode first, so
@@ -506,6 +513,9 @@ Result<Spec> parse(const json& j, bool bounded) {
     if (!row.field.read || !(given || *row.fallback)) continue;
     if (auto bad = row.field.read(given ? j : defaults_json(), row, s)) return *bad;
   }
+#ifdef ATTENTION_FIRST_HEATMAP
+  if (s.mode == Mode::encoder_decoder) return needs_whole_core("the encoder-decoder");
+#endif
   const bool ed = s.mode == Mode::encoder_decoder;
   const bool cross = s.mode == Mode::cross;
 
