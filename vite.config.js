@@ -4,14 +4,15 @@ import { posix } from 'node:path';
 import { readFileSync } from 'node:fs';
 
 // Pages that draw attention fetch the wasm early.ts compiles from the start (a preload its fetch
-// then takes up), and its JS (which the core imports when first loaded), rather than after every
-// script has been read and run. The playground's page
+// then takes up), and the whole core's JS (which the core imports when first loaded), rather
+// than after every script has been read and run. The playground's page
 // has linked.js for it, first in its head: a link that carries settings (#d_model=64&heads=2,
 // say) opens other numbers than the first screen written into the page, so it marks the page
 // (data-linked) before the body is read, and CSS hides that screen (page.css) until the element
-// draws the link's own. It preloads the wasm that early.ts then compiles, and its JS, and says
-// which: for a link, the first heatmap's module (data-first-heatmap); else, or for the trained
-// model (which only the whole core runs), the whole core. Its tag names the files.
+// draws the link's own. It preloads the wasm that early.ts then compiles, and says which: for a
+// link, the first heatmap's module (data-first-heatmap), whose JS is the page's own
+// (core/first-module.ts); else, or for the trained model (which only the whole core runs), the
+// whole core, and its JS. Its tag names the files.
 const preloadCore = {
   name: 'preload-core',
   transformIndexHtml: {
@@ -27,7 +28,7 @@ const preloadCore = {
       };
       if (isPlayground(filename)) {
         return [{ tag: 'script', attrs: { src: './linked.js', 'data-core': href('attention-core'), 'data-core-code': href('attention-core', 'js'),
-          'data-first': href('attention-first'), 'data-first-code': href('attention-first', 'js') }, injectTo: 'head-prepend' }];
+          'data-first': href('attention-first') }, injectTo: 'head-prepend' }];
       }
       return [{ tag: 'link', attrs: { rel: 'preload', href: href('attention-core'), as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head-prepend' },
         { tag: 'link', attrs: { rel: 'modulepreload', href: href('attention-core', 'js'), crossorigin: '' }, injectTo: 'head-prepend' }];

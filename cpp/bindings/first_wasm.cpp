@@ -4,8 +4,9 @@
 // refuses under the field "core"), so that a shared link or an embed downloads and compiles
 // two fifths less before its first heatmap. The whole core (attention_wasm.cpp) is loaded after
 // it and takes over; both run the same code, so their numbers are the same to the bit.
-// Its calls are plain C, given their JS face by first_face.js: without embind's runtime its JS is
-// 2.9 KB gzip instead of 7.1, and its wasm 1 KB smaller, all of it before a post's first heatmap.
+// Its calls are plain C, which the page instantiates and calls itself (web/src/core/first-module.ts),
+// without embind's runtime or Emscripten's: its JS went from 7.1 KB gzip to 2.9 with the first,
+// and to a part of the page's code with the second, all of it before a post's first heatmap.
 #include <emscripten/emscripten.h>
 
 #include <cstddef>
@@ -14,7 +15,7 @@
 #include "packed_trace.hpp"
 
 namespace {
-std::string answer;  // the last call's JSON, read by the JS face before its next call
+std::string answer;  // the last call's JSON, read by the page before its next call
 }  // namespace
 
 extern "C" {

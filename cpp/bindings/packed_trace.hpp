@@ -1,7 +1,8 @@
 #pragma once
 // What the two modules that run specs share (the whole core, attention_wasm.cpp, and the first
 // heatmap's, first_wasm.cpp): the packed trace and the work a spec takes. Each module gives them
-// its own JS face (packed_binding.hpp through embind, first_face.js by hand), with the same calls.
+// its own JS face (packed_binding.hpp through embind, web/src/core/first-module.ts by hand),
+// with the same calls.
 #include <string>
 #include <vector>
 

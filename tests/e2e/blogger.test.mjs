@@ -265,11 +265,13 @@ test('a post\'s first heatmap waits for none of the code it does not show (the l
 test('a first heatmap module that fails at its first call leaves the post to the whole core, with the same numbers', async () => {
   pages['/broken-first.html'] = post(`<attention-playground id="w" sentence="The cat sat on the mat" heads="2" d-model="8" view="weights"></attention-playground>`);
   const page = await env.page();
-  // the module compiles, but its run_packed is missing (its name changed in its JS face): its first call throws
-  await page.route(/attention-first-[\w-]+\.js$/, async (route) => {
-    const body = await (await route.fetch()).text();
-    assert.equal(body.split('.run_packed=').length, 2, 'given once');
-    await route.fulfill({ body: body.replace('.run_packed=', '.run_packeX='), headers: { 'content-type': 'text/javascript' } });
+  // the module compiles, but its first_run_packed is missing (its export renamed): its first call throws
+  await page.route(/attention-first-[\w-]+\.wasm$/, async (route) => {
+    const body = await (await route.fetch()).body();
+    const name = Buffer.from('first_run_packed');
+    assert.equal(body.indexOf(name), body.lastIndexOf(name), 'exported once');
+    body[body.indexOf(name) + name.length - 1] = 'X'.charCodeAt(0);
+    await route.fulfill({ body, headers: { 'content-type': 'application/wasm' } });
   });
   await page.goto(env.base + 'broken-first.html');
   await shows(page, '#w ap-heatmap[key="weights"] td[data-row]');

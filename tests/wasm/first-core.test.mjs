@@ -7,18 +7,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { load } from '../../dist/attention.js';
-import createFirst from '../../web/src/core/wasm/attention-first.mjs';
+import { importTSTree } from '../e2e/typescript.mjs';
 
 const root = new URL('../../', import.meta.url);
 const wasm = (name) => readFileSync(new URL(`web/src/core/wasm/${name}.wasm`, root));
 const fixtures = JSON.parse(readFileSync(new URL('tests/fixtures/attention.json', root)));
 const core = await load();
-const first = await createFirst({
-  instantiateWasm(imports, done) {
-    WebAssembly.instantiate(wasm('attention-first'), imports).then((r) => done(r.instance, r.module));
-    return {};
-  },
-});
+const { instantiateFirst } = await importTSTree('web/src/core/first-module.ts');
+const first = await instantiateFirst(new WebAssembly.Module(wasm('attention-first')));
 const packedOf = (spec) => {
   const skeleton = JSON.parse(first.run_packed(typeof spec === 'string' ? spec : JSON.stringify(spec)));
   const numbers = new Float64Array(first.packed_numbers());
@@ -63,6 +59,16 @@ test('odd text: the same answer as the whole core, refused or run', () => {
     assert.deepEqual(mine.skeleton, whole.skeleton, JSON.stringify(spec));
     assert.deepEqual(Array.from(mine.numbers), Array.from(whole.numbers ?? []), JSON.stringify(spec));
   }
+});
+
+test('a trace larger than its memory: the memory grows, and the numbers are still the whole core\'s', () => {
+  const before = first.packed_numbers().buffer.byteLength;
+  const spec = { sentence: Array.from({ length: 400 }, (_, i) => `w${i}`).join(' '), heads: 8, d_model: 64 };
+  const mine = packedOf(spec), whole = core.runPacked(spec);
+  assert.ok(first.packed_numbers().buffer.byteLength > before, `${before} bytes, then ${first.packed_numbers().buffer.byteLength}`);
+  assert.ok(mine.numbers.length > 2e6, `${mine.numbers.length} numbers`);
+  assert.deepEqual(mine.skeleton, whole.skeleton);
+  assert.ok(mine.numbers.every((x, i) => Object.is(x, whole.numbers[i])) && mine.numbers.length === whole.numbers.length);
 });
 
 test('it is a third smaller than the whole core, gzipped', () => {

@@ -15,5 +15,5 @@
     document.head.appendChild(link);
   };
   preload(first ? 'data-first' : 'data-core', 'preload', 'fetch');
-  preload(first ? 'data-first-code' : 'data-core-code', 'modulepreload');
+  if (!first) preload('data-core-code', 'modulepreload');  // (the first heatmap's module has no JS of its own)
 })();

@@ -1,6 +1,6 @@
 // dist/attention-playground.js, the one script a blog post loads. It imports nothing before its
 // body runs, so that it asks for everything its first heatmap needs as soon as it arrives, side by
-// side: the first heatmap's module (first-core.ts), its JS, the core's code and the elements.
+// side: the first heatmap's module (first-core.ts), the core's code and the elements.
 // (A static import would have held the body back until the core's code had arrived: on a slow
 // connection the wasm's download then began two round trips after this file's.)
 
@@ -12,7 +12,6 @@ if (document.querySelector('attention-playground:not([model="tiny-lm"])')) {
   // Registered before the elements can ask for it: the core's code is their import, and it
   // arrives first. Were it not yet registered, the page would load the whole core instead.
   void import('./core/instantiate.js').then(({ compileEarly, FIRST_HEATMAP }) => compileEarly(wasm, FIRST_HEATMAP, bytes));
-  void import('./core/wasm/attention-first.mjs');  // its JS, which first-core.ts imports
 }
 // The playground first: a post's playgrounds draw as soon as it is in. The trainer's and the
 // comparison's code (chunks of their own, 20 KB gzip) are fetched once the playgrounds have

@@ -4,8 +4,9 @@
 // loads the whole core, which takes over. Whether a page wants it is said by its first script,
 // which starts compiling it (early.ts, embed.ts): this module names no wasm file of its own,
 // so the one-file builds, which inline every file they name, do not carry it.
-import { EARLY, FIRST_HEATMAP, emscripten, type EmscriptenFactory, type WithEarly } from './instantiate.js';
-import { packedCalls, type PackedCalls, type PackedModule } from './wrap.js';
+import { EARLY, FIRST_HEATMAP, type WithEarly } from './instantiate.js';
+import { instantiateFirst } from './first-module.js';
+import { packedCalls, type PackedCalls } from './wrap.js';
 
 /** The field under which this module refuses a spec only the whole core computes (the trained
  *  model, the encoder-decoder, decode's steps, the online softmax's blocks): the page then waits
@@ -19,9 +20,8 @@ let shared: Promise<PackedCalls | null> | null = null;
 export function loadFirst(): Promise<PackedCalls | null> | null {
   const compiling = (globalThis as unknown as WithEarly)[EARLY]?.get(FIRST_HEATMAP);
   if (!compiling) return null;
-  // its JS with it, imported here: pages that do not use it do not fetch it
-  shared ??= Promise.all([compiling, import('./wasm/attention-first.mjs')]).then(([module, { default: create }]) => module &&
-    emscripten(create as EmscriptenFactory<PackedModule>, module).then(({ exports }) => guarded(packedCalls(exports)))).catch(() => null);  // the whole core draws it instead
+  shared ??= compiling.then((module) => module && instantiateFirst(module).then((calls) => guarded(packedCalls(calls))))
+    .catch(() => null);  // the whole core draws it instead
   return shared;
 }
 
