@@ -23,13 +23,15 @@ if (!document.querySelector('attention-trainer, attention-compare')) await drawn
 const [{ AttentionTrainer }, { AttentionCompare }] = await Promise.all([import('./ui/pages/trainer.js'), import('./ui/pages/compare.js')]);
 export { AttentionPlayground, AttentionTrainer, AttentionCompare };
 
-/** Resolves once each playground has shown its first trace, or its error, and drawn it; or after
- *  ten seconds (one whose core could not be loaded shows neither). */
+/** Resolves once each playground has shown its first trace, or its error, and the frame that
+ *  shows it has been drawn; or after ten seconds (one whose core could not be loaded shows
+ *  neither). */
 function drawn(playgrounds: Element[]): Promise<unknown> {
   const each = playgrounds.map((p) => new Promise<unknown>((done) => {
     const element = p as InstanceType<typeof AttentionPlayground>;
     if (element.shownTrace || element.error) return done(element.updateComplete);
     element.addEventListener('trace', () => done(element.updateComplete), { once: true });
   }));
-  return Promise.race([Promise.all(each), new Promise((later) => setTimeout(later, 10_000))]);
+  const painted = () => new Promise((after) => requestAnimationFrame(() => setTimeout(after, 0)));
+  return Promise.race([Promise.all(each).then(painted), new Promise((later) => setTimeout(later, 10_000))]);
 }
