@@ -177,11 +177,17 @@ Result<json> parse_text(const std::string& text, const std::string& refusal) {
   if (first != std::string::npos && text[first] != '{' && text[first] != '[') {
     return error_at("", refusal + ": it does not begin with '{'");
   }
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_discarded()) return j;
+  if (auto j = read_json(text)) return std::move(*j);
   WhereItFailed where(text);
   json::sax_parse(text, &where, nlohmann::detail::input_format_t::json, /*strict=*/true);
   return error_at("", refusal + (where.message.empty() ? "" : ": " + where.message));
+}
+
+std::optional<json> read_json(const std::string& text) {
+  json j;
+  nlohmann::detail::json_sax_dom_parser<json> dom(j, /*allow_exceptions=*/false);
+  if (!json::sax_parse(text, &dom, nlohmann::detail::input_format_t::json, /*strict=*/true)) return std::nullopt;
+  return j;
 }
 
 Result<json> parse_request(const std::string& text, const std::string& usage) {

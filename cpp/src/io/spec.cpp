@@ -431,7 +431,7 @@ const json& defaults_json() {
   static const json d = [] {
     json j = json::object();
     for (const auto& row : settings()) {
-      if (*row.fallback) j[row.key] = json::parse(row.fallback);
+      if (*row.fallback) j[row.key] = *json_read::read_json(row.fallback);  // the table's own JSON
     }
     return j;
   }();
