@@ -52,7 +52,8 @@ std::optional<std::string> too_deep(const std::string& text);
 Result<json> parse_text(const std::string& text, const std::string& refusal);
 
 // `text` as JSON, or nothing where it is not JSON: json::parse without its callback parser, which
-// nothing here gives and which json::parse carries all the same (2 KB of the first heatmap's module).
+// nothing here gives and which json::parse carries all the same (with the messages of the
+// exceptions it may throw, 3 KB gzip of the first heatmap's module).
 std::optional<json> read_json(const std::string& text);
 
 // A request to one of the core's entry points: a JSON object, or the error `usage`.

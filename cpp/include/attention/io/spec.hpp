@@ -4,7 +4,6 @@
 // table of its keys, from which parsing, defaults and the documentation are derived.
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
