@@ -16,7 +16,7 @@ if (document.querySelector('attention-playground:not([model="tiny-lm"])')) {
 // The playground first: a post's playgrounds draw as soon as it is in. The trainer's and the
 // comparison's code (chunks of their own, 20 KB gzip) are fetched once the playgrounds have
 // drawn, not beside them: on a slow connection they took a share of the end of the first
-// heatmap's module's download (on Fast 3G, the first heatmap came 50 ms later). At once on a page
+// heatmap's module's download (on Fast 3G, its last byte came about 20 ms later). At once on a page
 // that shows a trainer or a comparison.
 const { AttentionPlayground } = await import('./ui/pages/playground.js');
 if (!document.querySelector('attention-trainer, attention-compare')) await drawn([...document.querySelectorAll('attention-playground')]);

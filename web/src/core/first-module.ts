@@ -19,6 +19,7 @@ type Exports = {
 };
 
 const MAX_MEMORY = 2 ** 31;  // what the module addresses (a signed 32-bit pointer)
+const decoder = new TextDecoder();
 
 /** The module's calls, on a new instance of `module`. */
 export async function instantiateFirst(module: WebAssembly.Module): Promise<PackedModule> {
@@ -52,7 +53,7 @@ export async function instantiateFirst(module: WebAssembly.Module): Promise<Pack
       let total = 0, text = '';
       for (let i = 0; i < count; i++) {
         const at = words[(iov >> 2) + 2 * i], length = words[(iov >> 2) + 2 * i + 1];
-        text += new TextDecoder().decode(bytes().subarray(at, at + length));
+        text += decoder.decode(bytes().subarray(at, at + length));
         total += length;
       }
       if (text.trim()) console.warn(text.trimEnd());
@@ -76,7 +77,7 @@ export async function instantiateFirst(module: WebAssembly.Module): Promise<Pack
     core.free(at);
     const heap = bytes();
     const end = heap.indexOf(0, answer);
-    return new TextDecoder().decode(heap.subarray(answer, end));
+    return decoder.decode(heap.subarray(answer, end));
   };
   return {
     run_packed: (spec: string) => call(core.first_run_packed, spec),
