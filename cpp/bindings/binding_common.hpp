@@ -11,15 +11,17 @@
 #include <nlohmann/json.hpp>
 
 #include "attention/io/error_json.hpp"
+#include "attention/io/json_text.hpp"
 
 #include "attention/core/error.hpp"
 #include "attention/io/spec.hpp"
 
 namespace {
 
-// JSON text for JavaScript. Strict dumping throws on invalid UTF-8, which without exceptions
-// aborts the module: replace such bytes instead (the core's own strings are valid anyway).
-inline std::string text(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+// JSON text for JavaScript, as nlohmann's dump writes it, without its serializer (json_text.hpp);
+// bytes that are not UTF-8 are replaced (strict dumping would throw, which without exceptions
+// aborts the module; the core's own strings are UTF-8 anyway).
+inline std::string text(const nlohmann::json& j) { return attention::write_json(j); }
 
 inline nlohmann::json error_json(const std::string& field, const std::string& message) {
   return nlohmann::json{{"error", {{"field", field}, {"message", message}}}};

@@ -1,7 +1,8 @@
 // libFuzzer target: arbitrary bytes as a spec, through everything a spec can reach (parse,
-// run, derive, the NumPy emitter, the entropy curve), as a derivation request, and as
-// training settings (parse, one step, a snapshot). Any crash, sanitizer report, NaN in a
-// trace, NumPy program that is not plain ASCII, or runaway allocation is a finding.
+// run, derive, the NumPy emitter, the entropy curve), as a derivation request, as training
+// settings (parse, one step, a snapshot), and as JSON for the first heatmap's module's reader.
+// Any crash, sanitizer report, NaN in a trace, NumPy program that is not plain ASCII, JSON read
+// or written otherwise than nlohmann does, or runaway allocation is a finding.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -10,9 +11,12 @@
 
 #include "attention/core/derivation.hpp"
 #include "attention/core/entropy.hpp"
+#include "attention/io/json_read.hpp"
+#include "attention/io/json_text.hpp"
 #include "attention/io/numpy_emit.hpp"
 #include "attention/io/trace_json.hpp"
 #include "attention/train/trainer.hpp"
+#include "json_identical.hpp"
 
 namespace {
 // Every number in a trace is finite (nlohmann would print NaN and infinity as null).
@@ -40,10 +44,16 @@ void train(const std::string& text) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
+  // The first heatmap's module's JSON reader: what it reads, nlohmann reads to the same bit.
+  if (const auto mine = attention::read_json_subset(text)) {
+    const auto theirs = attention::json_read::read_json(text);
+    if (!theirs || !support::identical(*mine, *theirs)) std::abort();
+  }
   train(text);
   (void)attention::derive_text(text).dump();  // the same bytes as a derivation request: an error value at worst
   const nlohmann::json trace = attention::run_trace_text(text);
-  (void)trace.dump();  // what the wasm binding does: throws (a finding) on invalid UTF-8
+  // throws (a finding) on invalid UTF-8; the wasm modules write it as dump does, byte for byte
+  if (attention::write_json(trace) != trace.dump()) std::abort();
   if (trace.contains("error")) {
     const std::string message = trace["error"]["message"];
     if (message.empty() || message.find('\n') != std::string::npos) std::abort();  // one line, always

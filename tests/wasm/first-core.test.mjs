@@ -27,8 +27,14 @@ const REFUSED = [{ heads: 3 }, { sentence: 'a b', mask: 'window:x' }, { sentence
 // surrogates; characters of two, three and four UTF-8 bytes.
 const ODD_TEXT = ['{"sentence": "a b"}\u0000', '{"sentence": "a\u0000b"}', '\u0000', '{"sentence": "\ud800"}', '{"sentence": "ok", "seed": "\udfff"}', '{"sentence": "é 日本 \u{1F600}"}'];
 
+// A number the first module's JSON reader cannot round exactly (cpp/include/attention/io/json_text.hpp):
+// a significand beyond 2^53, or a power of ten beyond 10^±22.
+// (A whole number is read up to 19 digits: no spec here has a longer one.)
+const inexact = (text) => Array.from(text.matchAll(/(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?/g)).some(([number, whole, fraction = '', exponent = '0']) =>
+  /[.eE]/.test(number) && (BigInt(whole + fraction) > 2n ** 53n || Math.abs(+exponent - fraction.length) > 22));
 // What the first module leaves to the whole core, refusing it under the field "core".
-const wholeCoreOnly = (spec) => spec.model === 'tiny-lm' || spec.mode === 'encoder_decoder' || Boolean(spec.decode) || spec.online_block > 0;
+const wholeCoreOnly = (spec) => spec.model === 'tiny-lm' || spec.mode === 'encoder_decoder' || Boolean(spec.decode) || spec.online_block > 0
+  || inexact(JSON.stringify(spec));
 
 test('every fixture: the same packed trace as the whole core, to the bit, and the same work, or, what only the whole core computes, refused under "core"', () => {
   const left = fixtures.cases.filter((c) => wholeCoreOnly(c.spec));
@@ -53,9 +59,13 @@ test('a refused spec: the same message, naming the same field', () => {
   }
 });
 
-test('odd text: the same answer as the whole core, refused or run', () => {
+test('odd text: the same answer as the whole core, refused or run, or, text the whole core refuses as JSON, left to it', () => {
   for (const spec of ODD_TEXT) {
     const mine = packedOf(spec), whole = core.runPacked(spec);
+    if (mine.skeleton.error?.field === 'core') {
+      assert.match(whole.skeleton.error?.message ?? '', /^the spec is not valid JSON/, JSON.stringify(spec));
+      continue;
+    }
     assert.deepEqual(mine.skeleton, whole.skeleton, JSON.stringify(spec));
     assert.deepEqual(Array.from(mine.numbers), Array.from(whole.numbers ?? []), JSON.stringify(spec));
   }

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "attention/core/limits.hpp"
+#include "attention/io/json_text.hpp"
 
 namespace attention::json_read {
 
@@ -12,11 +12,7 @@ namespace attention::json_read {
 // one line), at most `max` bytes, cut on a character boundary so it stays valid UTF-8.
 std::string clip(const std::string& raw, std::size_t max) {
   std::string s;
-  const auto escape = [&](unsigned code) {
-    char escaped[8];
-    std::snprintf(escaped, sizeof escaped, "\\u%04x", code);
-    s += escaped;
-  };
+  const auto escape = [&](unsigned code) { s += "\\u" + hex4(code); };
   for (std::size_t i = 0; i < raw.size(); ++i) {
     const auto b = static_cast<unsigned char>(raw[i]);
     const auto next = i + 1 < raw.size() ? static_cast<unsigned char>(raw[i + 1]) : 0;
@@ -38,7 +34,7 @@ std::string clip(const std::string& raw, std::size_t max) {
 std::string show(const json& v) {
   if (v.is_array()) return v.empty() ? "[]" : "an array";
   if (v.is_object()) return v.empty() ? "{}" : "an object";
-  return clip(v.dump(-1, ' ', false, json::error_handler_t::replace), 40);
+  return clip(write_json(v), 40);
 }
 
 bool integral(const json& v, std::int64_t lo, std::int64_t hi, std::int64_t& out) {
@@ -115,6 +111,7 @@ std::optional<Error> unknown_key(const json& j, const std::vector<Setting>& tabl
   return std::nullopt;
 }
 
+#ifndef ATTENTION_FIRST_HEATMAP
 namespace {
 
 // Only consulted after a failed parse, to say where the JSON went wrong (the wasm build has
@@ -147,6 +144,7 @@ struct WhereItFailed : nlohmann::json_sax<json> {
 };
 
 }  // namespace
+#endif
 
 std::optional<std::string> too_deep(const std::string& text) {
   std::size_t depth = 0;
@@ -178,16 +176,24 @@ Result<json> parse_text(const std::string& text, const std::string& refusal) {
     return error_at("", refusal + ": it does not begin with '{'");
   }
   if (auto j = read_json(text)) return std::move(*j);
+#ifdef ATTENTION_FIRST_HEATMAP
+  return needs_whole_core("the reading of this JSON");  // whose message nlohmann's parser gives
+#else
   WhereItFailed where(text);
   json::sax_parse(text, &where, nlohmann::detail::input_format_t::json, /*strict=*/true);
   return error_at("", refusal + (where.message.empty() ? "" : ": " + where.message));
+#endif
 }
 
 std::optional<json> read_json(const std::string& text) {
+#ifdef ATTENTION_FIRST_HEATMAP
+  return read_json_subset(text);
+#else
   json j;
   nlohmann::detail::json_sax_dom_parser<json> dom(j, /*allow_exceptions=*/false);
   if (!json::sax_parse(text, &dom, nlohmann::detail::input_format_t::json, /*strict=*/true)) return std::nullopt;
   return j;
+#endif
 }
 
 Result<json> parse_request(const std::string& text, const std::string& usage) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -12,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attention/io/json_read.hpp"
+#include "attention/io/json_text.hpp"
 #include "attention/core/limits.hpp"
 #include "attention/core/parameters.hpp"
 #include "attention/io/tokenize.hpp"
@@ -95,6 +95,14 @@ Result<Matrix> get_matrix(const json& v, const std::string& key, bool vector) {
   return m;
 }
 
+// The value of a run of decimal digits its caller has checked, at most 19 (std::stoull would
+// also bring the C library's printf, for the message of an exception that cannot come).
+std::uint64_t decimal(const std::string& digits) {
+  std::uint64_t v = 0;
+  for (const char c : digits) v = v * 10 + static_cast<std::uint64_t>(c - '0');
+  return v;
+}
+
 Result<InitSpec> parse_init(const std::string& s, const char* key) {
   const bool embeddings = std::string(key) == "embedding_init";
   if (s == "uniform") return InitSpec{Init::uniform, 0};
@@ -108,7 +116,7 @@ Result<InitSpec> parse_init(const std::string& s, const char* key) {
     bool digits = !n.empty() && n.size() <= 10;
     for (char c : n) digits = digits && c >= '0' && c <= '9';
     if (digits) {
-      const std::uint64_t high = std::stoull(n);
+      const std::uint64_t high = decimal(n);
       if (high >= 1 && high <= limits::max_int_high) return InitSpec{Init::integer, high};
     }
     return error_at(key, "int:N needs N from 1 to " + std::to_string(limits::max_int_high) + ", got " + in_quotes(s));
@@ -142,9 +150,7 @@ Result<std::vector<std::string>> token_list(const json& t, const char* key) {
     const auto one = tokenize(t[i].get<std::string>(), key);  // validates UTF-8 and length
     if (!one) return one.error();
     if (const auto c = control_character(t[i].get<std::string>())) {
-      char code[16];
-      std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(*c));
-      return error_at(key, "entry " + std::to_string(i) + " holds the control character " + code +
+      return error_at(key, "entry " + std::to_string(i) + " holds the control character U+" + hex4(*c, true) +
                                "; tokens are printable text");
     }
     out.push_back(t[i].get<std::string>());
@@ -285,12 +291,12 @@ SpecField mask_field() {
               const std::string d = str.substr(causal ? 14 : 7);
               bool digits = !d.empty() && d.size() <= 9;
               for (char c : d) digits = digits && c >= '0' && c <= '9';
-              if (!digits || std::stol(d) > limits::max_window) {
+              if (!digits || decimal(d) > static_cast<std::uint64_t>(limits::max_window)) {
                 return error_at(row.key, std::string(causal ? "causal_window" : "window") + ":D needs a whole number D from 0 to " +
                                              std::to_string(limits::max_window) + ", got " + in_quotes(str));
               }
               s.mask = causal ? MaskKind::causal_window : MaskKind::window;
-              s.window = std::stol(d);
+              s.window = static_cast<long>(decimal(d));
             } else {
               return error_at(row.key, "must be none, causal, window:D, causal_window:D or an n x n matrix of 0/1, got " + in_quotes(str));
             }

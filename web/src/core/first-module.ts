@@ -1,6 +1,6 @@
 // The first heatmap's module (cpp/bindings/first_wasm.cpp) instantiated without Emscripten's
 // runtime: its calls are plain C, and the few the module makes of its host (growing its memory,
-// copying within it, writing a line before it aborts) are answered here. Emscripten's JS for it
+// copying within it, aborting) are answered here; it writes nothing (it has no printf). Emscripten's JS for it
 // was 2.8 KB gzip and a file of its own, fetched before a post's first heatmap; this is part of
 // the page's code. It gives the calls the whole core gives through embind, with the same names
 // and types. (The module is linked with its import and export names kept: CMakeLists.txt.)
@@ -46,24 +46,7 @@ export async function instantiateFirst(module: WebAssembly.Module): Promise<Pack
       }
     },
   };
-  const wasi = {
-    // What the C library writes (a line before an abort, say) goes to the console.
-    fd_write(_fd: number, iov: number, count: number, written: number) {
-      const words = new Uint32Array(core.memory.buffer);
-      let total = 0, text = '';
-      for (let i = 0; i < count; i++) {
-        const at = words[(iov >> 2) + 2 * i], length = words[(iov >> 2) + 2 * i + 1];
-        text += decoder.decode(bytes().subarray(at, at + length));
-        total += length;
-      }
-      if (text.trim()) console.warn(text.trimEnd());
-      words[written >> 2] = total;
-      return 0;
-    },
-    fd_seek: () => 0,
-    fd_close: () => 0,
-  };
-  const instance = await WebAssembly.instantiate(module, { env, wasi_snapshot_preview1: wasi });
+  const instance = await WebAssembly.instantiate(module, { env });
   core = instance.exports as unknown as Exports;
   core.__wasm_call_ctors();
   // A spec crosses as UTF-8 in memory the module allocates (it may be far larger than the stack);

@@ -53,7 +53,9 @@ Result<json> parse_text(const std::string& text, const std::string& refusal);
 
 // `text` as JSON, or nothing where it is not JSON: json::parse without its callback parser, which
 // nothing here gives and which json::parse carries all the same (with the messages of the
-// exceptions it may throw, 3 KB gzip of the first heatmap's module).
+// exceptions it may throw, 3 KB gzip of the first heatmap's module). The first heatmap's module
+// reads JSON without nlohmann's parser (json_text.hpp), and leaves what that refuses to the
+// whole core (parse_text refuses it under "core").
 std::optional<json> read_json(const std::string& text);
 
 // A request to one of the core's entry points: a JSON object, or the error `usage`.
