@@ -40,9 +40,27 @@ const filesBesideTheCode = {
     return code.replace(/(new URL\('\.\/(?:core\/)?wasm\/[\w.-]+)'/g, "$1?no-inline'");
   },
 };
+// The script a post loads imports the playground and the core's instantiation through small
+// facade chunks, whose own imports (the elements' chunk and the core's) the browser learnt of only
+// once a facade had arrived, a round trip after the script. The script asks for those chunks as
+// it starts (modulepreload: fetched, not run before they are imported): on Fast 3G, a post's
+// first heatmap came 45 ms sooner (1320 -> 1275 ms, 11 loads each, twice).
+const preloadFirstChunks = {
+  name: 'preload-first-chunks',
+  generateBundle(_options, bundle) {
+    const entry = bundle['attention-playground.js'];
+    const first = /web[\\/]src[\\/](ui[\\/]pages[\\/]playground|core[\\/]instantiate)\.ts$/;
+    const files = new Set(entry.dynamicImports.map((name) => bundle[name])
+      .filter((chunk) => first.test(chunk.facadeModuleId ?? '')).flatMap((chunk) => chunk.imports));
+    if (files.size < 2) throw new Error(`the first chunks of attention-playground.js: ${[...files]}`);
+    const hrefs = JSON.stringify([...files].map((file) => `./${file}`));
+    entry.code = `for(const f of ${hrefs}){const l=document.createElement("link");l.rel="modulepreload";` +
+      `l.href=new URL(f,import.meta.url).href;(document.head??document.documentElement).append(l)}\n${entry.code}`;
+  },
+};
 await build({
   ...quiet,
-  plugins: [filesBesideTheCode],
+  plugins: [filesBesideTheCode, preloadFirstChunks],
   build: {
     outDir: 'dist', emptyOutDir: false, target: 'es2022', minify: true,
     lib: {

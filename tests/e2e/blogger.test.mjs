@@ -262,6 +262,30 @@ test('a post\'s first heatmap waits for none of the code it does not show (the l
   await done(page);
 });
 
+test('a post asks for the elements\' and the core\'s code as its script starts, not once the chunk that imports them is in', async () => {
+  pages['/preload.html'] = post(`<attention-playground id="w" sentence="The cat sat on the mat" heads="2" d-model="8" view="weights"></attention-playground>`);
+  const page = await env.page();
+  const asked = [];
+  const chunk = /\/chunks\/(elements|attention)-[\w-]{8}\.js$/;  // (a bundler's hash: not the whole core's attention-core-*)
+  page.on('request', (r) => { if (chunk.test(r.url())) asked.push(`/chunks/${r.url().match(chunk)[1]}`); });
+  // the small chunk through which the script imports the playground, held back
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(/\/chunks\/playground-[\w-]+\.js$/, async (route) => { await held; await route.continue(); });
+  await page.goto(env.base + 'preload.html');
+  await page.waitForFunction(() => performance.getEntriesByType('resource').filter((e) => /\/chunks\/(elements|attention)-[\w-]{8}\.js$/.test(e.name) && e.responseEnd > 0).length === 2);
+  assert.deepEqual(asked.sort(), ['/chunks/attention', '/chunks/elements'], 'both asked for while the playground\'s chunk is held back');
+  // the host page gets hints in its head, and nothing else of it changes
+  assert.deepEqual(await page.evaluate(() => Array.from(document.head.querySelectorAll('link[rel="modulepreload"]'), (l) => new URL(l.href).pathname.replace(/-[\w-]{8}\.js$/, '')).sort()),
+    ['/chunks/attention', '/chunks/elements']);
+  assert.equal(await page.locator('article > p').count(), 2);
+  release();
+  await shows(page, '#w ap-heatmap[key="weights"] td[data-row]');
+  assert.deepEqual(await cells(page, 'weights', 1, '#w'), core.run(await specOf(page, '#w')).weights[1]);
+  assert.equal(asked.length, 2, `each fetched once: ${asked}`);
+  await done(page);
+});
+
 test('a first heatmap module that fails at its first call leaves the post to the whole core, with the same numbers', async () => {
   pages['/broken-first.html'] = post(`<attention-playground id="w" sentence="The cat sat on the mat" heads="2" d-model="8" view="weights"></attention-playground>`);
   const page = await env.page();
