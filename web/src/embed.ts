@@ -2,7 +2,8 @@
 // body runs, so that it asks for everything its first heatmap needs as soon as it arrives, side by
 // side: the first heatmap's module (first-core.ts), the core's code and the elements.
 // (A static import would have held the body back until the core's code had arrived: on a slow
-// connection the wasm's download then began two round trips after this file's.)
+// connection the wasm's download then began two round trips after this file's.) Its build puts
+// before its body the hints that fetch the chunks its imports lead to (scripts/build-web.mjs).
 
 // (Not for a post whose playgrounds all show the trained model, which only the whole core runs.)
 if (document.querySelector('attention-playground:not([model="tiny-lm"])')) {
