@@ -1,8 +1,9 @@
 #pragma once
-// JSON text read and written without nlohmann's parser and serializer, for the first heatmap's
-// module, whose download they made smaller: the parser with the C library's strtod and its
-// long-double arithmetic, and the serializer, whose escapes are written by snprintf, which
-// brought in the C library's printf.
+// JSON text read and written without nlohmann's parser and serializer. The first heatmap's
+// module reads and writes JSON with these alone, which made its download 20 KB gzip smaller: the
+// parser came with the C library's strtod and its long-double arithmetic, and the serializer,
+// whose escapes it writes with snprintf, with the C library's printf. Both wasm modules write
+// their answers with write_json, so that the two write the same text.
 #include <optional>
 #include <string>
 
