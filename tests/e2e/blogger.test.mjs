@@ -286,6 +286,27 @@ test('a post asks for the elements\' and the core\'s code as its script starts, 
   await done(page);
 });
 
+test('a post whose spec has a number the first heatmap\'s module does not read exactly is drawn by the whole core, with its numbers', async () => {
+  // 1/6 as JavaScript writes it: 17 digits, which the module's JSON reader leaves to the whole core
+  pages['/sixth.html'] = post(`<attention-playground id="w" sentence="The FBI is chasing" d-model="6" scale="0.16666666666666666" mask="causal" seed="2" view="weights"></attention-playground>`);
+  const page = await env.page();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  let release;  // the whole core, held back: until it is in, nothing is drawn, rather than other numbers
+  const held = new Promise((r) => { release = r; });
+  await page.route(/attention-core-[\w-]+\.wasm$/, async (route) => { await held; await route.continue(); });
+  await page.goto(env.base + 'sixth.html');
+  await page.waitForTimeout(1000);
+  assert.equal(await page.locator('#w ap-heatmap[key="weights"] td[data-row]').count(), 0);
+  release();
+  await shows(page, '#w ap-heatmap[key="weights"] td[data-row]');
+  const spec = await specOf(page, '#w');
+  assert.equal(spec.scale, 1 / 6);
+  assert.deepEqual(await cells(page, 'weights', 0, '#w'), core.run(spec).weights[0]);
+  assert.deepEqual(errors, []);
+  await done(page);
+});
+
 test('a first heatmap module that fails at its first call leaves the post to the whole core, with the same numbers', async () => {
   pages['/broken-first.html'] = post(`<attention-playground id="w" sentence="The cat sat on the mat" heads="2" d-model="8" view="weights"></attention-playground>`);
   const page = await env.page();
