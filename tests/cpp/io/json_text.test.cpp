@@ -63,7 +63,8 @@ TEST_CASE("json_text: read: every default of the settings table and every fixtur
     CHECK(support::identical(*mine, theirs(row.fallback)));
   }
   int read = 0, cases = 0;
-  for (const auto& c : support::load_fixture("attention.json")["cases"]) {
+  const json fixtures = support::load_fixture("attention.json");  // (kept: a range-for over a temporary's member would outlive it)
+  for (const auto& c : fixtures["cases"]) {
     const std::string text = c["spec"].dump();  // shortest round-trip numbers, as JSON.stringify writes them
     INFO(text);
     ++cases;
