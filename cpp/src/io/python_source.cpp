@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "attention/io/json_text.hpp"
 #include "attention/io/tokenize.hpp"
 
 namespace attention {
@@ -47,9 +48,7 @@ std::string python_comment(const std::string& text) {
     if (printable_ascii(cp)) {
       out += static_cast<char>(cp);
     } else {
-      char buf[16];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));  // shown, never read as an escape
-      out += buf;
+      out += "\\u" + hex4(static_cast<unsigned>(cp));  // shown, never read as an escape
     }
   });
   return out;
