@@ -49,7 +49,7 @@ const preloadFirstChunks = {
   name: 'preload-first-chunks',
   generateBundle(_options, bundle) {
     const entry = bundle['attention-playground.js'];
-    const first = /web[\\/]src[\\/](ui[\\/]pages[\\/]playground|core[\\/]instantiate)\.ts$/;
+    const first = /web[\\/]src[\\/](ui[\\/]pages[\\/]first-screen|core[\\/]instantiate)\.ts$/;
     const files = new Set(entry.dynamicImports.map((name) => bundle[name])
       .filter((chunk) => first.test(chunk.facadeModuleId ?? '')).flatMap((chunk) => chunk.imports));
     if (files.size < 2) throw new Error(`the first chunks of attention-playground.js: ${[...files]}`);
@@ -87,6 +87,8 @@ await build({
           groups: [
             { name: 'attention', test: /rolldown[\\/]runtime|web[\\/]src[\\/]core[\\/](attention|wrap|instantiate|packed|unchanged|background)\.ts/, priority: 4 },
             { name: 'training-core', test: /web[\\/]src[\\/]core[\\/]training-core\.ts|attention-train\.mjs/, priority: 3 },
+            // a post's first screens (ui/pages/first-screen.ts) with what they import, which the elements import from it
+            { name: 'first-screen', test: /web[\\/]src[\\/]ui[\\/]pages[\\/]first-screen\.ts/, priority: 3 },
             { name: 'elements', test: (id) => ELEMENTS.test(id) && !TRAINER.test(id) && !COMPARE.test(id) && !LATER.test(id), priority: 2 },
             { name: 'views', test: LATER, priority: 1 },
             { name: 'trainer', test: TRAINER, priority: 1 },

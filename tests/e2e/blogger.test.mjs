@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load } from '../../dist/attention.js';
-import { start, cells, done } from './harness.mjs';
+import { start, cells, shownText, done } from './harness.mjs';
 
 const core = await load();
 const pages = {};
@@ -262,27 +262,108 @@ test('a post\'s first heatmap waits for none of the code it does not show (the l
   await done(page);
 });
 
-test('a post asks for the elements\' and the core\'s code as its script starts, not once the chunk that imports them is in', async () => {
-  pages['/preload.html'] = post(`<attention-playground id="w" sentence="The cat sat on the mat" heads="2" d-model="8" view="weights"></attention-playground>`);
+test('a post shows its weights, with the core\'s numbers, before the elements\' code is in; the element then takes their place where they stood', async () => {
+  pages['/first.html'] = post(`<attention-playground id="w" sentence="The cat sat on the mat" heads="2" d-model="8" view="weights"></attention-playground>`);
+  for (const [width, colorScheme] of [[390, 'dark'], [1280, 'light']]) {
+    const page = await env.page({ viewport: { width, height: 900 }, colorScheme });
+    const asked = [];
+    const chunk = /\/chunks\/(elements|attention|first-screen)-[\w-]{8}\.js$/;  // (a bundler's hash: not the whole core's attention-core-*)
+    page.on('request', (r) => { if (chunk.test(r.url())) asked.push(`/chunks/${r.url().match(chunk)[1]}`); });
+    let release;  // the elements' code, held back
+    const held = new Promise((r) => { release = r; });
+    await page.route(/\/chunks\/elements-[\w-]+\.js$/, async (route) => { await held; await route.continue(); });
+    await page.goto(env.base + 'first.html');
+    // the first screen's code and the core's are asked for as the script starts (hints in the
+    // host page's head, and nothing else of it changes)
+    assert.deepEqual(await page.evaluate(() => Array.from(document.head.querySelectorAll('link[rel="modulepreload"]'), (l) => new URL(l.href).pathname.replace(/-[\w-]{8}\.js$/, '')).sort()),
+      ['/chunks/attention', '/chunks/first-screen']);
+    assert.equal(await page.locator('article > p').count(), 2);
+    // the reader sees the sentence and each head's weights: the core's numbers, as the element shows them
+    const painted = page.locator('#w > .first-screen');
+    await painted.locator('[data-element="ap-heatmap"] td').first().waitFor();
+    assert.equal(await page.evaluate(() => customElements.get('attention-playground')), undefined, 'the elements\' code is still held back');
+    const trace = core.run({ sentence: 'The cat sat on the mat', heads: 2, d_model: 8 }), texts = [];
+    assert.equal(await painted.locator('input').inputValue(), 'The cat sat on the mat');
+    for (const h of [0, 1]) {
+      const map = painted.locator('[data-element="ap-heatmap"]').nth(h);
+      assert.equal(await map.locator('.title').textContent(), `weights · head ${h}6 × 6row-relative`);
+      assert.deepEqual(await map.locator('tbody th').allTextContents(), trace.tokens);
+      assert.deepEqual(await map.locator('tbody td').evaluateAll((tds) => tds.map((td) => Number(td.title))),
+        trace.weights[h].flat().map((v) => Number(v.toPrecision(8))));
+      texts.push(await map.locator('tbody td').allInnerTexts());
+    }
+    assert.equal(await painted.getAttribute('aria-hidden'), 'true', 'a picture of the element to come: screen readers wait for the element');
+    const before = await page.locator('#w').boundingBox();
+    // the element, once in, draws its own in the same place, the same size, and the painted one goes
+    release();
+    await shows(page, '#w ap-heatmap[key="weights"] td[data-row]');
+    assert.equal(await page.locator('#w > .first-screen').count(), 0);
+    assert.deepEqual(await page.locator('#w').boundingBox(), before);
+    assert.deepEqual(await cells(page, 'weights', 1, '#w'), trace.weights[1]);
+    for (const h of [0, 1]) assert.deepEqual(await shownText(page, 'weights', h, '#w'), texts[h], 'the numbers as the element writes them');
+    assert.equal(asked.filter((c) => c === '/chunks/elements').length, 1, `each fetched once: ${asked}`);
+    await done(page);
+  }
+});
+
+test('a post\'s first screen is drawn only where the element would draw the same, and holds a hostile sentence as text', async () => {
+  pages['/first-some.html'] = post(`<attention-playground id="bad" sentence="<img src=x onerror=alert(1)> &amp;" heads="2" view="weights"></attention-playground>
+    <attention-playground id="scores" sentence="The cat sat" view="scores"></attention-playground>
+    <attention-playground id="wrong" sentence="The cat sat" heads="three" view="weights"></attention-playground>
+    <attention-playground id="preset" preset="seed004" view="weights"></attention-playground>
+    <attention-playground id="mine" sentence="a b" x="[[1,2],[3,4]]" view="weights"></attention-playground>
+    <attention-playground id="long" sentence="one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen" view="weights"></attention-playground>`);
   const page = await env.page();
-  const asked = [];
-  const chunk = /\/chunks\/(elements|attention)-[\w-]{8}\.js$/;  // (a bundler's hash: not the whole core's attention-core-*)
-  page.on('request', (r) => { if (chunk.test(r.url())) asked.push(`/chunks/${r.url().match(chunk)[1]}`); });
-  // the small chunk through which the script imports the playground, held back
+  const dialogs = [];
+  page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
   let release;
   const held = new Promise((r) => { release = r; });
-  await page.route(/\/chunks\/playground-[\w-]+\.js$/, async (route) => { await held; await route.continue(); });
-  await page.goto(env.base + 'preload.html');
-  await page.waitForFunction(() => performance.getEntriesByType('resource').filter((e) => /\/chunks\/(elements|attention)-[\w-]{8}\.js$/.test(e.name) && e.responseEnd > 0).length === 2);
-  assert.deepEqual(asked.sort(), ['/chunks/attention', '/chunks/elements'], 'both asked for while the playground\'s chunk is held back');
-  // the host page gets hints in its head, and nothing else of it changes
-  assert.deepEqual(await page.evaluate(() => Array.from(document.head.querySelectorAll('link[rel="modulepreload"]'), (l) => new URL(l.href).pathname.replace(/-[\w-]{8}\.js$/, '')).sort()),
-    ['/chunks/attention', '/chunks/elements']);
-  assert.equal(await page.locator('article > p').count(), 2);
+  await page.route(/\/chunks\/elements-[\w-]+\.js$/, async (route) => { await held; await route.continue(); });
+  await page.goto(env.base + 'first-some.html');
+  const painted = page.locator('#bad > .first-screen');
+  await painted.locator('[data-element="ap-heatmap"] td').first().waitFor();
+  assert.equal(await painted.locator('input').inputValue(), '<img src=x onerror=alert(1)> &');
+  assert.deepEqual(await painted.locator('[data-element="ap-heatmap"]').first().locator('tbody th').allTextContents(),
+    core.run({ sentence: '<img src=x onerror=alert(1)> &', heads: 2 }).tokens);
+  assert.equal(await page.locator('#bad img').count(), 0);
+  // scores, a setting the element would complain of, a preset, the learner's own matrix, more
+  // columns than fit numbers: the element draws those with its own code
+  for (const id of ['scores', 'wrong', 'preset', 'mine', 'long']) assert.equal(await page.locator(`#${id} > .first-screen`).count(), 0, id);
+  release();
+  await shows(page, '#wrong .note');
+  assert.match(await page.locator('#wrong .note').textContent(), /heads="three" is not valid/);
+  await shows(page, '#bad ap-heatmap[key="weights"] td[data-row]');
+  assert.deepEqual(dialogs, [], 'the sentence ran nothing');
+  await done(page);
+});
+
+test('a post that themes its playground sees the first screen in its colours; one that styles its parts waits for the element', async () => {
+  const body = '<attention-playground id="w" sentence="The cat sat" view="weights"></attention-playground>';
+  pages['/first-themed.html'] = post(body, 'attention-playground { --ap-bg: rgb(255, 250, 235); --ap-fg: rgb(60, 30, 0); } article { --ap-line: rgb(255, 0, 0); }');
+  pages['/first-parts.html'] = post(body, 'attention-playground::part(view) { padding: 4px; }');
+  const page = await env.page();
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(/\/chunks\/elements-[\w-]+\.js$/, async (route) => { await held; await route.continue(); });
+  const look = (sel) => page.locator(sel).evaluate((e) => { const s = getComputedStyle(e); return [s.backgroundColor, s.color, s.getPropertyValue('--ap-line')]; });
+  await page.goto(env.base + 'first-themed.html');
+  await page.locator('#w > .first-screen [data-element="ap-heatmap"] td').first().waitFor();
+  const painted = await look('#w > .first-screen > div');
+  assert.deepEqual(painted.slice(0, 2), ['rgb(255, 250, 235)', 'rgb(60, 30, 0)'], 'the colours the post gives its playground');
   release();
   await shows(page, '#w ap-heatmap[key="weights"] td[data-row]');
-  assert.deepEqual(await cells(page, 'weights', 1, '#w'), core.run(await specOf(page, '#w')).weights[1]);
-  assert.equal(asked.length, 2, `each fetched once: ${asked}`);
+  assert.deepEqual(await look('#w'), painted, 'the element\'s, and not a variable set around it, which the element does not take');
+
+  const parts = await env.page();
+  let asked, go;
+  const elements = new Promise((r) => { asked = r; }), later = new Promise((r) => { go = r; });
+  await parts.route(/\/chunks\/elements-[\w-]+\.js$/, async (route) => { asked(); await later; await route.continue(); });
+  await parts.goto(env.base + 'first-parts.html');
+  await elements;  // asked for once the first screens are done: none drawn
+  assert.equal(await parts.locator('#w > .first-screen').count(), 0);
+  go();
+  await shows(parts, '#w ap-heatmap[key="weights"] td[data-row]');
+  await done(parts);
   await done(page);
 });
 
@@ -335,7 +416,7 @@ test('a post\'s trainer and comparison code comes after its first heatmap; a pos
   await page.route(/attention-first-[\w-]+\.wasm$/, async (route) => { await new Promise((r) => held.push(r)); await route.continue(); });
   const release = async () => { while (!held.length) await page.waitForTimeout(50); held.shift()(); };
   await page.goto(env.base + 'no-trainer.html');
-  await page.waitForFunction(() => customElements.get('attention-playground'));
+  while (!held.length) await page.waitForTimeout(50);
   await page.waitForTimeout(500);
   assert.deepEqual(asked, [], 'nothing of theirs while the first heatmap is on its way');
   await release();

@@ -1,20 +1,30 @@
 // dist/attention-playground.js, the one script a blog post loads. It imports nothing before its
 // body runs, so that it asks for everything its first heatmap needs as soon as it arrives, side by
-// side: the first heatmap's module (first-core.ts), the core's code and the elements.
+// side: the first heatmap's module (first-core.ts), the core's code and the first screens' code.
 // (A static import would have held the body back until the core's code had arrived: on a slow
 // connection the wasm's download then began two round trips after this file's.) Its build puts
 // before its body the hints that fetch the chunks its imports lead to (scripts/build-web.mjs).
 
 // (Not for a post whose playgrounds all show the trained model, which only the whole core runs.)
-if (document.querySelector('attention-playground:not([model="tiny-lm"])')) {
+const playgrounds = [...document.querySelectorAll('attention-playground:not([model="tiny-lm"])')];
+if (playgrounds.length) {
   const wasm = new URL('./core/wasm/attention-first.wasm', import.meta.url);
   const bytes = fetch(wasm);  // the compile, set up once the core's code is in, streams this download
   bytes.catch(() => {});  // a failed fetch is the compile's to report (null: the whole core draws)
   // Registered before the elements can ask for it: the core's code is their import, and it
   // arrives first. Were it not yet registered, the page would load the whole core instead.
-  void import('./core/instantiate.js').then(({ compileEarly, FIRST_HEATMAP }) => compileEarly(wasm, FIRST_HEATMAP, bytes));
+  const compiling = import('./core/instantiate.js').then(({ compileEarly, FIRST_HEATMAP }) => compileEarly(wasm, FIRST_HEATMAP, bytes));
+  // The playgrounds that show the weights are drawn from the first heatmap's module alone (a
+  // first screen the element keeps until it draws its own), and only then is the elements'
+  // code asked for: on a slow connection it would have shared the wasm's download. (Beside a
+  // trainer or a comparison, whose code is wanted at once, both are asked for together.)
+  if (playgrounds.some((p) => p.getAttribute('view') === 'weights')) {
+    const drawing = Promise.all([import('./ui/pages/first-screen.js'), compiling])
+      .then(([{ drawFirstScreens }]) => drawFirstScreens(playgrounds)).catch(() => {});  // else the elements draw them
+    if (!document.querySelector('attention-trainer, attention-compare')) await drawing;
+  }
 }
-// The playground first: a post's playgrounds draw as soon as it is in. The trainer's and the
+// The playground next: a post's playgrounds draw as soon as it is in. The trainer's and the
 // comparison's code (chunks of their own, 20 KB gzip) are fetched once the playgrounds have
 // drawn, not beside them: on a slow connection they took a share of the end of the first
 // heatmap's module's download (on Fast 3G, its last byte came about 20 ms later). At once on a page

@@ -182,6 +182,11 @@ export function givenWidth(overrides: Partial<Spec>): number | undefined {
 
 export const MATRIX_KEYS = ['X', 'W_q', 'W_k', 'W_v', 'W_o', 'annotations', 'decoder_state', 'X_source'] as const;
 
+/** d_model -> d-model: the attribute of a setting or matrix key. */
+export const attributeOf = (key: string) => key.replace(/_/g, '-').toLowerCase();
+// Attributes mirror the settings table (d_model -> d-model) and the editable matrices (W_q -> w-q).
+export const KEY_OF_ATTRIBUTE = new Map([...SETTINGS.map((d) => d.key), ...MATRIX_KEYS].map((k) => [attributeOf(k), k]));
+
 /** A reading of settings: `read` names the keys its own entries set (not those it started from). */
 export interface Reading { state: State; overrides: Partial<Spec>; problems: string[]; read?: string[] }
 

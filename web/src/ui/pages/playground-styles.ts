@@ -1,11 +1,15 @@
 // How the playground looks: its layout by its own width (a 700 px column of a wide screen is
 // narrow), the controls, the walkthrough's steps and the panels beside them, on the theme's
 // colours; the views of current models it draws have theirs in modern-styles.ts.
-import { css } from 'lit';
+import { css } from '@lit/reactive-element/css-tag.js';
 import { THEME } from '../shared/theme.js';
-import { MODERN_STYLES } from '../views/modern-styles.js';
 
-export const PLAYGROUND_STYLES = [THEME, MODERN_STYLES, css`
+// Narrower than this (in the element's own width), the controls fold under the results. The
+// styles say the same with container queries (`@container (width < 760px)` below); the number
+// is here for what only script can do: folding the settings into a disclosure.
+export const NARROW = 760;
+
+export const PLAYGROUND_STYLES = [THEME, css`
     /* The element lays out by its own width (a 700 px column of a wide screen is narrow), so the
        frame is the container its layout asks about. */
     .frame { container-type: inline-size; }

@@ -6,18 +6,22 @@
 // add what the heads do and what the model expects next.
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { load, type AttentionCore, type ModelCard, type ModelTrace, type Spec } from '../../core/attention.js';
-import { PACKED, lazyRows, rowView, type Packed } from '../../core/packed.js';
+import { PACKED, lazyRows, type Packed } from '../../core/packed.js';
 import { keepUnchanged } from '../../core/unchanged.js';
 import { large, traceOf } from '../../core/background.js';
 import { WHOLE_CORE, loadFirst } from '../../core/first-core.js';
 import type { PackedCalls } from '../../core/wrap.js';
-import { MATRIX_KEYS, SETTINGS, givenWidth, applies, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../../state/settings.js';
+import { WORDS } from './playground-words.js';
+import { NARROW, PLAYGROUND_STYLES } from './playground-styles.js';
+import { MODERN_STYLES } from '../views/modern-styles.js';
+import { nearUniform } from '../shared/uniform.js';
+import { KEY_OF_ATTRIBUTE, MATRIX_KEYS, SETTINGS, attributeOf, givenWidth, applies, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../../state/settings.js';
 import { PRESETS, type Preset } from '../../state/presets.js';
 import { ENCODER_DECODER_STEPS, SELF_STEPS, type Step } from '../views/steps.js';
 import { diverging, extent, full, short, type Scale } from '../shared/colour.js';
 import { scaleOf } from '../shared/ranges.js';
 import { refusal, settingControl } from '../shared/control.js';
-import { attributeOf, copyText, elementSnippet, iframeSnippet, refusedURLs, scriptOf, tooLong, urlAttribute } from '../shared/share.js';
+import { copyText, elementSnippet, iframeSnippet, refusedURLs, scriptOf, tooLong, urlAttribute } from '../shared/share.js';
 import type { MatrixData } from '../shared/export.js';
 import { clip } from '../shared/clip.js';
 import { fitRows, ownRows, type Fitted, type OwnRows } from '../../state/rows.js';
@@ -32,7 +36,6 @@ import { TOKEN_ROWS, captionOf } from '../../state/trace-schema.js';
 import { splitView, viewHash, type ViewState } from '../../state/view-state.js';
 import { specEntries } from '../../state/from-spec.js';
 import type { DrawHeatmap } from '../views/draw.js';
-import { PLAYGROUND_STYLES } from './playground-styles.js';
 import { loadLaterViews, modern } from './later-views.js';
 import { CONTEXT, MODEL, UNKNOWN, WEIGHTS_SIZE, characters, extrasOf, isModelState, isModelTrace, keepWeights, layerTrace, modelNote, repeatHint, repeatRefusal, repeated,
   tokenMark, tokenName } from '../../state/model-mode.js';
@@ -44,8 +47,6 @@ const EDITABLE = new Set<string>(MATRIX_KEYS);
 // The control that shows an error about a spec key that has none of its own.
 const ERROR_HOME = new Map([['tokens', 'sentence'], ['layer_norm', 'residual'], ['d_v', 'd_k'], ['d_a', 'd_k']]);
 
-// Attributes mirror the settings table (d_model -> d-model) and the editable matrices (W_q -> w-q).
-const KEY_OF_ATTRIBUTE = new Map([...SETTINGS.map((d) => d.key), ...MATRIX_KEYS].map((k) => [attributeOf(k), k]));
 /** m ÷ factor, each row divided when it is first read: at 512 tokens and 4 heads that is a
  *  million numbers, and a heatmap off screen does not read its rows until it is drawn. */
 function dividedLazily(m: Matrix, factor: number): Matrix {
@@ -54,30 +55,6 @@ function dividedLazily(m: Matrix, factor: number): Matrix {
   // (on top of m's own: its numbers may move, from the wasm memory to their copy)
   if (packed) Object.defineProperty(out, PACKED, { value: Object.create(packed, { factor: { value: packed.factor * factor } }) });
   return out;
-}
-
-/** Whether a head's rows (a few, spread over the matrix: at 512 tokens each read row is built)
- *  mostly put less than half their weight on any one key; rows that see one or two keys are
- *  passed over, their weight is 1 or a half by construction. */
-function nearUniform(heads: Matrix[], mask?: Matrix): boolean {
-  const w = heads[0], n = w.length, picks = Math.min(n, 32);
-  let counted = 0, peaked = 0;
-  for (let k = 0; k < picks; k++) {
-    // read where the numbers lie: a row of a lazy matrix read here would be built for this alone
-    const i = Math.floor((k * n) / picks), [row, factor] = rowView(w, i), seen = mask ? nonZero(rowView(mask, i)[0]) : row.length;
-    if (seen <= 2) continue;
-    counted++;
-    let top = -Infinity;
-    for (let j = 0; j < row.length; j++) top = Math.max(top, row[j] / factor);
-    if (top >= 0.5) peaked++;
-  }
-  return counted > 0 && peaked * 4 < counted;
-}
-
-function nonZero(row: ArrayLike<number>): number {
-  let count = 0;
-  for (let j = 0; j < row.length; j++) if (row[j] !== 0) count++;
-  return count;
 }
 
 /** The overrides without the matrices the core refused. */
@@ -91,14 +68,7 @@ const takeAway = () => import('../shared/export.js');
 // Token chips shown; the tokens past them are followed by their position: at 512 tokens the
 // chips' layout and text alone made a frame several times too long.
 const CHIPS = 96;
-// Narrower than this (in the element's own width), the controls fold under the results. The
-// styles say the same with container queries (`@container (width < 760px)` below); the number
-// is here for what only script can do: folding the settings into a disclosure.
-const NARROW = 760;
 const FEW_CONTROLS = 3;
-const START_HERE = 'Start here: type any sentence. Every step below recomputes as you type.';
-// What the page says of random weights where a pattern seems to show.
-const RANDOM_NOTE = 'These weights are random: the pattern means nothing.';
 // The settings of random weights, put away in model mode: said once, under the Model control.
 const PUT_AWAY = 'Seed, sizes, mask and your matrices are put away until you switch back: the trained model’s are learned.';
 
@@ -213,10 +183,11 @@ export class AttentionPlayground extends LitElement {
     this.given = null;
     if (this.useHash && location.hash.length > 1) this.readHash();
     else if (!this.useHash) this.readOwnHash();
-    // The page's first screen, written into it as HTML (scripts/first-screen.mjs) so that it shows
-    // before this code arrives, fills the element's slot until the first trace; one written for
-    // other settings than those read goes now (one still to be read is hidden by the page's CSS),
-    // and one the page is still reading goes once it is read (updated).
+    // The page's first screen, written into it as HTML (scripts/first-screen.mjs) or drawn by a
+    // post's script (first-screen.ts) so that it shows before this code arrives, fills the
+    // element's slot until the first trace; one written for other settings than those read goes
+    // now (one still to be read is hidden by the page's CSS), and one the page is still reading
+    // goes once it is read (updated).
     const shot = this.querySelector<HTMLElement>(':scope > [slot="first-screen"]');
     if (shot && shot.dataset.hash !== toHash(this.state, this.overrides)) shot.remove();
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => this.requestUpdate(), { once: true });
@@ -904,7 +875,7 @@ export class AttentionPlayground extends LitElement {
     return settingControl(def, {
       value: this.state[def.key], set: (text) => this.set(def, text), message: this.inputErrors[def.key] || home,
       disabled: locked, hint: locked ? 'set by your matrix' : def.key !== 'sentence' ? ''
-        : this.modelMode() ? `Its tokens are characters: at most ${CONTEXT} (${characters(String(this.state.sentence))} now).` : this.compact ? '' : START_HERE,
+        : this.modelMode() ? `Its tokens are characters: at most ${CONTEXT} (${characters(String(this.state.sentence))} now).` : this.compact ? '' : WORDS.startHere,
       auto: def.key === 'scale' ? this.shownTrace?.scale : def.key === 'd_k' ? this.shownTrace?.spec?.d_k : undefined,
       extra: def.key === 'seed' ? html`<button class="small" @click=${this.newSeed} title="Draw a new random seed">new random</button>` : undefined,
     });
@@ -1072,8 +1043,8 @@ export class AttentionPlayground extends LitElement {
    *  ranking one click away. */
   private uniformHint(t: Json): unknown {
     if (this.relative !== null || !nearUniform(t.weights as Matrix[], t.mask as Matrix | undefined)) return nothing;
-    return html`<p class="hint uniform">These weights are nearly uniform (each row’s largest is under 0.5), so on 0 to 1 they look alike.
-      <button class="small" data-action="relative-all" @click=${() => (this.relative = true)}>colour each row by its own largest</button></p>`;
+    return html`<p class="hint uniform">${WORDS.uniform}
+      <button class="small" data-action="relative-all" @click=${() => (this.relative = true)}>${WORDS.relativeAll}</button></p>`;
   }
 
   /** The Score step's matrix: q·k (or the general or additive score) before it is scaled. */
@@ -1211,7 +1182,7 @@ export class AttentionPlayground extends LitElement {
   private randomNote() {
     const t = this.shownTrace;
     if (this.model || !t || this.tracedMode() || (this.traced.W_q && this.traced.W_k)) return nothing;
-    return html`<p class="random-note">${RANDOM_NOTE} <button class="small" data-action="open-model" @click=${this.openModel}>Open the trained model</button></p>`;
+    return html`<p class="random-note">${WORDS.random} <button class="small" data-action="open-model" @click=${this.openModel}>${WORDS.openModel}</button></p>`;
   }
 
   /** The trained model's tokens: characters, the space and the newline as marks, the unknown
@@ -1364,7 +1335,7 @@ export class AttentionPlayground extends LitElement {
     </div></slot>`;
   }
 
-  static styles = PLAYGROUND_STYLES;
+  static styles = [...PLAYGROUND_STYLES, MODERN_STYLES];  // (the modern views' own classes: a first screen has none)
 }
 
 customElements.get('attention-playground') || customElements.define('attention-playground', AttentionPlayground);

@@ -1,13 +1,10 @@
 // Share and Embed for every element of the page: the link of the current state, an <iframe>
 // snippet and an element snippet, copied when the page may use the clipboard. Every value in a
 // snippet goes through htmlAttribute(): a sentence, a matrix or a link may hold anything.
-import type { SettingDef, State } from '../../state/settings.js';
+import { attributeOf, type SettingDef, type State } from '../../state/settings.js';
 import { htmlAttribute, httpURL } from './escape.js';
 import { clip } from './clip.js';
 import { count } from './count.js';
-
-/** d_model -> d-model: the attribute of a setting or matrix key. */
-export const attributeOf = (key: string) => key.replace(/_/g, '-').toLowerCase();
 
 // Browsers, servers and chat apps cut or refuse longer URLs (some at 2,000, most past 32,000
 // characters; Chromium refuses 2 MB), so a longer link is offered as a file instead.

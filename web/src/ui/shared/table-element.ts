@@ -4,9 +4,9 @@
 // default with a visible note; a bad value typed in a control gets a message beside it; and
 // Share and Embed give a link, an <iframe> and an element snippet for the state on screen.
 import { LitElement, type PropertyDeclarations } from 'lit';
-import { fromHash, parseValue, readEntries, startFrom, toHash, type Reading, type SettingDef, type State } from '../../state/settings.js';
+import { attributeOf, fromHash, parseValue, readEntries, startFrom, toHash, type Reading, type SettingDef, type State } from '../../state/settings.js';
 import { refusal } from './control.js';
-import { attributeOf, copyText, elementSnippet, iframeSnippet, refusedURLs, scriptOf } from './share.js';
+import { copyText, elementSnippet, iframeSnippet, refusedURLs, scriptOf } from './share.js';
 
 export abstract class TableElement extends LitElement {
   static properties: PropertyDeclarations = {

@@ -1,7 +1,7 @@
 // The look shared by the page's elements (playground, trainer, comparison): colours for light
 // and dark (prefers-color-scheme unless the theme attribute says otherwise), buttons, focus
 // rings, the settings controls and their messages.
-import { css } from 'lit';
+import { css } from '@lit/reactive-element/css-tag.js';
 
 export const THEME = css`
   :host {

@@ -3,11 +3,12 @@
 // colour.ts), the numbers in the cells when they fit. It is a real <table> (the screen-reader
 // alternative is the table itself) with one roving tab stop and arrow keys; past a few
 // thousand cells it draws on a canvas instead of creating a DOM node per cell.
-import { css as style, html, nothing, type PropertyValues } from 'lit';
+import { html, nothing, type PropertyValues } from 'lit';
 import { SEQUENTIAL, bytes, diverging, extent, gradientStyle, short, full, swatchOf, type Scale, type Scheme } from '../shared/colour.js';
 import { DeferredElement } from '../shared/deferred.js';
 import { rowView } from '../../core/packed.js';
 import { EDITING_STYLES, GridEditor } from '../shared/grid-editing.js';
+import { HEATMAP_STYLES } from './heatmap-styles.js';
 
 const CANVAS_CELLS = 576;  // 24 x 24: beyond it, DOM cells cost more than they show
 // A picture past 256 x 256 takes tens of milliseconds to paint: each is painted in a task of its
@@ -68,42 +69,7 @@ export class Heatmap extends DeferredElement {
   asTable = false;
   private editor = new GridEditor(this);
 
-  static styles = [EDITING_STYLES, style`
-    :host { display: inline-block; max-width: 100%; vertical-align: top; }
-    :host([highlight]) .frame { outline: 3px solid var(--ap-accent, #e4572e); outline-offset: 2px; }
-    .frame { border-radius: 6px; padding: 4px; }
-    .title { font: 600 0.85rem/1.2 var(--ap-mono, ui-monospace, monospace); margin: 0 0 2px; display: flex; gap: 0.5em; align-items: baseline; flex-wrap: wrap; }
-    .title small { font-size: 0.72rem; font-weight: 400; opacity: 0.7; }
-    .scroll { overflow: auto; max-width: 100%; max-height: 70vh; }
-    :host([overflows]) .frame::after { content: 'scroll sideways for more columns →'; display: block; font-size: 0.72rem; color: var(--ap-muted, #555); margin-top: 2px; }
-    /* --ap-heatmap-font-size: the numbers' size (a slide deck sets it to be read from afar); the cells grow
-       with it. --ap-heatmap-cell-height: a cell's height (1.9em of that size), lower where room is short. */
-    table { border-collapse: separate; border-spacing: 1px; font: var(--ap-heatmap-font-size, 0.72rem)/1 var(--ap-mono, ui-monospace, monospace); }
-    th { font-weight: 500; color: var(--ap-muted, #555); padding: 0 4px; white-space: nowrap; max-width: 7em; overflow: hidden; text-overflow: ellipsis; }
-    th.col { writing-mode: vertical-rl; transform: rotate(180deg); height: auto; max-height: 6em; padding: 4px 0; text-align: left; }
-    td { min-width: 2.6em; height: var(--ap-heatmap-cell-height, 1.9em); text-align: center; padding: 0 2px; border-radius: 3px; cursor: default; font-variant-numeric: tabular-nums; }
-    td.small { min-width: 0.9em; height: 0.9em; padding: 0; }
-    td.masked { background-image: repeating-linear-gradient(45deg, transparent 0 3px, rgb(128 128 128 / 0.55) 3px 5px); }
-    td.click { cursor: pointer; }
-    td.sel { outline: 2px solid var(--ap-accent, #e4572e); outline-offset: -2px; }
-    td.lit { outline: 2px dashed var(--ap-accent, #e4572e); outline-offset: -2px; }
-    td:focus-visible { outline: 3px solid var(--ap-focus, #1a73e8); outline-offset: -1px; }
-    td.top { box-shadow: inset 0 0 0 2px currentColor; }
-    tr.new { outline: 2px solid var(--ap-accent, #e4572e); outline-offset: 0; }
-    tr.new th { color: var(--ap-fg, inherit); font-weight: 700; }
-    @media (prefers-reduced-motion: no-preference) { tr.new td { animation: arrive 0.45s ease-out; } }
-    @keyframes arrive { from { opacity: 0; transform: translateY(-0.4em); } }
-    .legend { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 6px; font: 0.72rem var(--ap-mono, ui-monospace, monospace); color: var(--ap-muted, #555); margin-top: 3px; }
-    .bar { width: 90px; height: 8px; border-radius: 4px; }
-    .bar.low, .bar.high { width: 45px; }
-    .legend .how { flex-basis: 100%; }
-    .error { color: var(--ap-error, #b3261e); font-size: 0.8rem; }
-    canvas { image-rendering: pixelated; cursor: pointer; max-width: 100%; display: block; }
-    canvas.light { display: var(--ap-light-display, block); }
-    canvas.dark { display: var(--ap-dark-display, none); }
-    button.as[aria-pressed='true'] { background: var(--ap-focus, #1a73e8); border-color: var(--ap-focus, #1a73e8); color: var(--ap-bg, #fff); }
-    button.as { font: inherit; font-size: 0.7rem; font-weight: 400; border: 1px solid var(--ap-line, #ccc); background: none; color: inherit; border-radius: 5px; padding: 0 0.4rem; cursor: pointer; }
-  `];
+  static styles = [EDITING_STYLES, HEATMAP_STYLES];
 
   /** The scale given, or a diverging one over this matrix's visible cells. */
   private colours(): Scale {

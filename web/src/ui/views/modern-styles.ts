@@ -1,6 +1,6 @@
 // How the views of current models' attention look (RoPE, grouped queries, cross-attention): in
 // the playground's styles from the start, while the views' code is fetched when first needed.
-import { css } from 'lit';
+import { css } from '@lit/reactive-element/css-tag.js';
 
 export const MODERN_STYLES = css`
   /* RoPE */

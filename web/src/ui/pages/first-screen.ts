@@ -1,0 +1,145 @@
+// A blog post's playgrounds, drawn before their code has arrived. The script a post loads
+// (embed.ts) compiles the first heatmap's module (core/first-core.ts) and, with this module
+// alone, draws each playground that shows the weights as the element will draw it: its sentence
+// and its heatmaps, with the element's own styles, words, colours and numbers. The element keeps
+// that screen in its first-screen slot until it draws its own (playground.ts), as the home page
+// keeps the screen written into it. The elements' code (48 KB gzip) is asked for after this,
+// not beside the wasm, so that on a slow connection the first heatmap waits for neither.
+// Only what the element would draw the same way is drawn here: a playground with a preset, its
+// own matrices, chosen controls, the trained model or a setting it would complain of, one
+// showing anything but the weights, weights too large for numbers in their cells, or a page
+// opened by a link to a playground's own state, waits for its own code.
+import { adoptStyles, type CSSResult } from '@lit/reactive-element/css-tag.js';
+import { loadFirst } from '../../core/first-core.js';
+import { KEY_OF_ATTRIBUTE, MATRIX_KEYS, SETTINGS, applies, readEntries, toHash, toSpec, type Reading } from '../../state/settings.js';
+import { SEQUENTIAL, full, gradientStyle, short, swatchOf } from '../shared/colour.js';
+import { nearUniform } from '../shared/uniform.js';
+import { HEATMAP_STYLES } from '../views/heatmap-styles.js';
+import { NARROW, PLAYGROUND_STYLES } from './playground-styles.js';
+import { WORDS } from './playground-words.js';
+
+type Matrix = number[][];
+// Attributes that change nothing the screen draws, beside the settings' own.
+const HARMLESS = new Set(['view', 'theme', 'class', 'id', 'style', 'lang', 'dir', 'title']);
+const MOST_TOKENS = 16;  // the heatmap's numbers fit its cells up to this many columns (views/heatmap.ts)
+
+/** Draws the first screen of each playground in `elements` that it can draw (see above); resolves
+ *  once they are on the page (at once when there are none), and never rejects. */
+export async function drawFirstScreens(elements: Element[]): Promise<void> {
+  if (location.hash.length > 1) return;  // a link to one of the post's playgrounds may set others than its attributes
+  const wanted = elements.map((el) => [el, reading(el)] as const).filter((w): w is readonly [Element, Reading] => w[1] !== null);
+  if (!wanted.length) return;
+  const calls = await loadFirst();
+  if (!calls) return;
+  for (const [el, r] of wanted) {
+    if (customElements.get('attention-playground') || el.querySelector(':scope > [slot="first-screen"]')) continue;
+    try {
+      const t = calls.trace(toSpec(r.state, r.overrides)) as { error?: unknown; tokens: string[]; weights: Matrix[]; mask?: Matrix };
+      if (t.error || t.tokens.length > MOST_TOKENS) continue;
+      draw(el, r, t);
+    } catch {
+      // the element draws it with its own code
+    }
+  }
+}
+
+/** The element's settings as it will read them, when this module can draw it as it will. */
+function reading(el: Element): Reading | null {
+  if (el.getAttribute('view') !== 'weights') return null;
+  const entries: Array<[string, string, string]> = [];
+  for (const { name, value } of Array.from(el.attributes)) {
+    const key = KEY_OF_ATTRIBUTE.get(name);
+    if (key && !(MATRIX_KEYS as readonly string[]).includes(key)) entries.push([key, value, name]);
+    else if (!HARMLESS.has(name)) return null;
+  }
+  const r = readEntries(entries);
+  return r.problems.length || r.state.model !== 'random' || r.state.mode !== 'self' || partsStyled() ? null : r;
+}
+
+/** Whether the host page styles the element's parts (::part), which only the element's own
+ *  shadow root takes: its first screen would show in other colours or shapes for a moment. A
+ *  stylesheet of another origin, which cannot be read, is taken not to. */
+function partsStyled(): boolean {
+  const styled = (rules: CSSRuleList): boolean => Array.from(rules).some((rule) => ('cssRules' in rule && styled(rule.cssRules as CSSRuleList))
+    || ('selectorText' in rule && /::part\(/i.test(String(rule.selectorText))));
+  return Array.from(document.styleSheets).some((sheet) => {
+    try {
+      return styled(sheet.cssRules);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The theme's custom properties (--ap-bg, ...) that the host page sets on the element itself:
+ *  they win over the element's own, and so over its first screen's, which are set on its box. */
+const THEMED = [...new Set(PLAYGROUND_STYLES.flatMap((s) => s.cssText.match(/--ap-[\w-]+(?=\s*:)/g) ?? []))];
+function takeTheme(el: Element, host: HTMLElement) {
+  const own = getComputedStyle(el), around = el.parentElement ? getComputedStyle(el.parentElement) : null;
+  for (const name of THEMED) {
+    const value = own.getPropertyValue(name);
+    if (value && value !== around?.getPropertyValue(name)) host.style.setProperty(name, value);
+  }
+}
+
+/** An element, its attributes set (never parsed: a sentence may hold anything) and its children. */
+function h(tag: string, attributes: Record<string, string> = {}, ...children: Array<Node | string>): HTMLElement {
+  const e = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) e.setAttribute(name, value);
+  e.append(...children);
+  return e;
+}
+
+/** A shadow root on `host` styled by `styles` (as Lit styles the elements: each sheet built once
+ *  and shared by every root that uses it) and holding `content`. */
+function shadow(host: HTMLElement, styles: CSSResult[], ...content: Node[]): HTMLElement {
+  const root = host.attachShadow({ mode: 'open' });
+  adoptStyles(root, styles);
+  root.append(...content);
+  return host;
+}
+
+/** The screen of view="weights", as playground.ts renders it (with the folded settings of a
+ *  narrow element; beside a wide one's sidebar, which fills in when its code is in, the
+ *  heatmaps stand where they will stay). */
+function draw(el: Element, r: Reading, t: { tokens: string[]; weights: Matrix[]; mask?: Matrix }) {
+  const shot = h('div', { class: 'first-screen', slot: 'first-screen', inert: '', 'aria-hidden': 'true', 'data-hash': toHash(r.state, r.overrides) });
+  el.append(shot);
+  const narrow = shot.getBoundingClientRect().width < NARROW;
+  const sentence = SETTINGS.find((d) => d.key === 'sentence')!;
+  const input = h('input', { type: 'text', spellcheck: 'false', autocomplete: 'off' }) as HTMLInputElement;
+  input.value = String(r.state.sentence);
+  const controls = [h('div', { class: 'control text', 'data-key': 'sentence' }, h('label', {}, sentence.label), h('div', { class: 'input' }, input),
+    h('div', { class: 'help' }, sentence.help), h('div', { class: 'hint' }, WORDS.startHere))];
+  if (narrow && SETTINGS.filter((d) => d.key !== 'sentence' && applies(d, r.state)).length) {
+    controls.push(h('details', { class: 'settings' }, h('summary', {}, 'Settings')));
+  }
+  const matrices = h('div', { class: 'matrices' },
+    h('p', { class: 'random-note' }, `${WORDS.random} `, h('button', { class: 'small' }, WORDS.openModel)),
+    ...(nearUniform(t.weights, t.mask) ? [h('p', { class: 'hint uniform' }, `${WORDS.uniform} `, h('button', { class: 'small' }, WORDS.relativeAll))] : []),
+    ...t.weights.map((m, head) => h('div', { class: 'matrix' }, heatmap(t.weights.length > 1 ? `weights · head ${head}` : 'weights', m, t.tokens, t.mask),
+      h('details', { class: 'export' }, h('summary', {}, 'export')))));
+  const host = h('div', el.hasAttribute('theme') ? { theme: el.getAttribute('theme')! } : {});
+  takeTheme(el, host);
+  shot.append(shadow(host, PLAYGROUND_STYLES, h('div', { class: 'frame' }, h('div', { class: 'layout' },
+    h('div', { class: 'controls', part: 'controls' }, ...controls),
+    h('div', { class: 'views', part: 'view' }, h('p', { class: 'hint busy' }), h('div', {}, h('div', { class: 'body' }, matrices)))))));
+  // a table wider than the element says it scrolls, as the heatmap's own does once drawn
+  for (const map of matrices.querySelectorAll('[data-element]')) {
+    const box = map.shadowRoot!.querySelector('.scroll')!;
+    map.toggleAttribute('overflows', box.scrollWidth > box.clientWidth + 1);
+  }
+}
+
+/** One head's weights as views/heatmap.ts draws them: a table of numbers on the 0-to-1 scale. */
+function heatmap(label: string, m: Matrix, tokens: string[], mask?: Matrix): HTMLElement {
+  const head = h('tr', {}, h('td'), ...tokens.map((k) => h('th', { class: 'col', scope: 'col' }, k)));
+  const rows = m.map((row, i) => h('tr', {}, h('th', { scope: 'row' }, tokens[i]), ...row.map((v, j) => {
+    const masked = mask?.[i]?.[j] === 0;
+    return h('td', { class: `click ${masked ? 'masked' : ''}`, style: masked ? 'background-color:transparent;color:inherit' : swatchOf(v, SEQUENTIAL).style, title: full(v) }, short(v));
+  })));
+  return shadow(h('span', { 'data-element': 'ap-heatmap' }), [HEATMAP_STYLES], h('div', { class: 'frame' },
+    h('div', { class: 'title' }, label, h('small', {}, `${m.length} × ${tokens.length}`), h('button', { class: 'as', 'aria-pressed': 'false' }, 'row-relative')),
+    h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, head), h('tbody', {}, ...rows))),
+    h('div', { class: 'legend' }, h('span', {}, '0'), h('span', { class: 'bar', style: gradientStyle('sequential') }), h('span', {}, '1'))));
+}
