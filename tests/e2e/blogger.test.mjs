@@ -337,6 +337,23 @@ test('a post\'s first screen is drawn only where the element would draw the same
   await done(page);
 });
 
+test('a post whose first heatmap\'s module is slow to come gets its playground\'s controls meanwhile, then its numbers', async () => {
+  pages['/slow-first.html'] = post(`<attention-playground id="w" sentence="The cat sat on the mat" heads="2" d-model="8" view="weights"></attention-playground>`);
+  const page = await env.page();
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(/attention-first-[\w-]+\.wasm$/, async (route) => { await held; await route.continue(); });
+  const start = Date.now();
+  await page.goto(env.base + 'slow-first.html');
+  await page.locator('#w input#c-sentence').waitFor({ timeout: 10_000 });
+  assert.ok(Date.now() - start < 8000, 'the controls did not wait for the wasm');
+  assert.equal(await page.locator('#w ap-heatmap td[data-row]').count(), 0, 'the wasm is still held back');
+  release();
+  await shows(page, '#w ap-heatmap[key="weights"] td[data-row]');
+  assert.deepEqual(await cells(page, 'weights', 1, '#w'), core.run(await specOf(page, '#w')).weights[1]);
+  await done(page);
+});
+
 test('a post that themes its playground sees the first screen in its colours; one that styles its parts waits for the element', async () => {
   const body = '<attention-playground id="w" sentence="The cat sat" view="weights"></attention-playground>';
   pages['/first-themed.html'] = post(body, 'attention-playground { --ap-bg: rgb(255, 250, 235); --ap-fg: rgb(60, 30, 0); } article { --ap-line: rgb(255, 0, 0); }');
