@@ -312,7 +312,8 @@ test('a post\'s first screen is drawn only where the element would draw the same
     <attention-playground id="wrong" sentence="The cat sat" heads="three" view="weights"></attention-playground>
     <attention-playground id="preset" preset="seed004" view="weights"></attention-playground>
     <attention-playground id="mine" sentence="a b" x="[[1,2],[3,4]]" view="weights"></attention-playground>
-    <attention-playground id="long" sentence="one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen" view="weights"></attention-playground>`);
+    <attention-playground id="long" sentence="one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen" view="weights"></attention-playground>
+    <div style="width: 900px"><attention-playground id="wide" sentence="The cat sat" view="weights"></attention-playground></div>`);
   const page = await env.page();
   const dialogs = [];
   page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
@@ -327,8 +328,9 @@ test('a post\'s first screen is drawn only where the element would draw the same
     core.run({ sentence: '<img src=x onerror=alert(1)> &', heads: 2 }).tokens);
   assert.equal(await page.locator('#bad img').count(), 0);
   // scores, a setting the element would complain of, a preset, the learner's own matrix, more
-  // columns than fit numbers: the element draws those with its own code
-  for (const id of ['scores', 'wrong', 'preset', 'mine', 'long']) assert.equal(await page.locator(`#${id} > .first-screen`).count(), 0, id);
+  // columns than fit numbers, a wide element (its settings a column beside its views): the
+  // element draws those with its own code
+  for (const id of ['scores', 'wrong', 'preset', 'mine', 'long', 'wide']) assert.equal(await page.locator(`#${id} > .first-screen`).count(), 0, id);
   release();
   await shows(page, '#wrong .note');
   assert.match(await page.locator('#wrong .note').textContent(), /heads="three" is not valid/);

@@ -7,11 +7,12 @@
 // not beside the wasm, so that on a slow connection the first heatmap waits for neither.
 // Only what the element would draw the same way is drawn here: a playground with a preset, its
 // own matrices, chosen controls, the trained model or a setting it would complain of, one
-// showing anything but the weights, weights too large for numbers in their cells, or a page
-// opened by a link to a playground's own state, waits for its own code.
+// showing anything but the weights, weights too large for numbers in their cells, one as wide
+// as the page's layout (760 px and more), or a page opened by a link to a playground's own
+// state, waits for its own code.
 import { adoptStyles, type CSSResult } from '@lit/reactive-element/css-tag.js';
 import { loadFirst } from '../../core/first-core.js';
-import { KEY_OF_ATTRIBUTE, MATRIX_KEYS, SETTINGS, applies, readEntries, toHash, toSpec, type Reading } from '../../state/settings.js';
+import { KEY_OF_ATTRIBUTE, MATRIX_KEYS, SETTINGS, readEntries, toHash, toSpec, type Reading } from '../../state/settings.js';
 import { SEQUENTIAL, full, gradientStyle, short, swatchOf } from '../shared/colour.js';
 import { nearUniform } from '../shared/uniform.js';
 import { HEATMAP_STYLES } from '../views/heatmap-styles.js';
@@ -26,8 +27,9 @@ const MOST_TOKENS = 16;  // the heatmap's numbers fit its cells up to this many 
 /** Draws the first screen of each playground in `elements` that it can draw (see above); resolves
  *  once they are on the page (at once when there are none), and never rejects. */
 export async function drawFirstScreens(elements: Element[]): Promise<void> {
-  if (location.hash.length > 1) return;  // a link to one of the post's playgrounds may set others than its attributes
-  const wanted = elements.map((el) => [el, reading(el)] as const).filter((w): w is readonly [Element, Reading] => w[1] !== null);
+  // (a link to one of the post's playgrounds may set others than its attributes)
+  if (location.hash.length > 1 || partsStyled()) return;
+  const wanted = elements.map((el) => [el, reading(el)] as const).filter((w): w is readonly [Element, Reading] => w[1] !== null && narrow(w[0]));
   if (!wanted.length) return;
   const calls = await loadFirst();
   if (!calls) return;
@@ -43,6 +45,16 @@ export async function drawFirstScreens(elements: Element[]): Promise<void> {
   }
 }
 
+/** Whether the element will be narrow, its settings folded above its views: a wide one lists
+ *  them all beside its views, a column as tall as the screen, which the first screen would not
+ *  hold (what follows the element on the page would move down by it when the element is in). */
+function narrow(el: Element): boolean {
+  const probe = el.appendChild(document.createElement('div'));  // a block, as wide as the element will be
+  const width = probe.getBoundingClientRect().width;
+  probe.remove();
+  return width < NARROW;
+}
+
 /** The element's settings as it will read them, when this module can draw it as it will. */
 function reading(el: Element): Reading | null {
   if (el.getAttribute('view') !== 'weights') return null;
@@ -53,7 +65,7 @@ function reading(el: Element): Reading | null {
     else if (!HARMLESS.has(name)) return null;
   }
   const r = readEntries(entries);
-  return r.problems.length || r.state.model !== 'random' || r.state.mode !== 'self' || partsStyled() ? null : r;
+  return r.problems.length || r.state.model !== 'random' || r.state.mode !== 'self' ? null : r;
 }
 
 /** Whether the host page styles the element's parts (::part), which only the element's own
@@ -99,21 +111,17 @@ function shadow(host: HTMLElement, styles: CSSResult[], ...content: Node[]): HTM
   return host;
 }
 
-/** The screen of view="weights", as playground.ts renders it (with the folded settings of a
- *  narrow element; beside a wide one's sidebar, which fills in when its code is in, the
- *  heatmaps stand where they will stay). */
+/** The screen of view="weights" in a narrow element, as playground.ts renders it: the sentence,
+ *  the other settings folded under it, the weights below. */
 function draw(el: Element, r: Reading, t: { tokens: string[]; weights: Matrix[]; mask?: Matrix }) {
   const shot = h('div', { class: 'first-screen', slot: 'first-screen', inert: '', 'aria-hidden': 'true', 'data-hash': toHash(r.state, r.overrides) });
   el.append(shot);
-  const narrow = shot.getBoundingClientRect().width < NARROW;
   const sentence = SETTINGS.find((d) => d.key === 'sentence')!;
   const input = h('input', { type: 'text', spellcheck: 'false', autocomplete: 'off' }) as HTMLInputElement;
   input.value = String(r.state.sentence);
   const controls = [h('div', { class: 'control text', 'data-key': 'sentence' }, h('label', {}, sentence.label), h('div', { class: 'input' }, input),
-    h('div', { class: 'help' }, sentence.help), h('div', { class: 'hint' }, WORDS.startHere))];
-  if (narrow && SETTINGS.filter((d) => d.key !== 'sentence' && applies(d, r.state)).length) {
-    controls.push(h('details', { class: 'settings' }, h('summary', {}, 'Settings')));
-  }
+    h('div', { class: 'help' }, sentence.help), h('div', { class: 'hint' }, WORDS.startHere)),
+    h('details', { class: 'settings' }, h('summary', {}, 'Settings'))];
   const matrices = h('div', { class: 'matrices' },
     h('p', { class: 'random-note' }, `${WORDS.random} `, h('button', { class: 'small' }, WORDS.openModel)),
     ...(nearUniform(t.weights, t.mask) ? [h('p', { class: 'hint uniform' }, `${WORDS.uniform} `, h('button', { class: 'small' }, WORDS.relativeAll))] : []),
