@@ -3,13 +3,13 @@
 // alone, draws each playground that shows the weights as the element will draw it: its sentence
 // and its heatmaps, with the element's own styles, words, colours and numbers. The element keeps
 // that screen in its first-screen slot until it draws its own (playground.ts), as the home page
-// keeps the screen written into it. The elements' code (48 KB gzip) is asked for after this,
-// not beside the wasm, so that on a slow connection the first heatmap waits for neither.
-// Only what the element would draw the same way is drawn here: a playground with a preset, its
-// own matrices, chosen controls, the trained model or a setting it would complain of, one
-// showing anything but the weights, weights too large for numbers in their cells, one as wide
-// as the page's layout (760 px and more), or a page opened by a link to a playground's own
-// state, waits for its own code.
+// keeps the screen written into it. The rest of the elements' code (37 KB gzip) is asked for
+// after this, not beside the wasm, so that on a slow connection the first heatmap waits for
+// neither. Only what the element would draw the same way is drawn here: a playground with a
+// preset, its own matrices, chosen controls, the trained model or a setting it would complain
+// of, one showing anything but the weights, weights too large for numbers in their cells, one as
+// wide as the page's layout (760 px and more), one on a page that styles its ::parts, or a page
+// opened by a link to a playground's own state, waits for its own code.
 import { adoptStyles, type CSSResult } from '@lit/reactive-element/css-tag.js';
 import { loadFirst } from '../../core/first-core.js';
 import { KEY_OF_ATTRIBUTE, MATRIX_KEYS, SETTINGS, readEntries, toHash, toSpec, type Reading } from '../../state/settings.js';
