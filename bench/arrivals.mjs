@@ -43,7 +43,7 @@ function watch() {
   const poll = () => {
     frames++;
     const shown = Array.from(document.querySelectorAll('attention-playground')).some((el) => withCells(el.shadowRoot)
-      || Array.from(el.querySelectorAll(':scope > .first-screen > div')).some((d) => d.checkVisibility() && withCells(d.shadowRoot)));
+      || Array.from(el.querySelectorAll(':scope > .first-screen, :scope > .first-screen > div')).some((d) => d.checkVisibility() && withCells(d.shadowRoot)));
     if (shown) setTimeout(() => { window.timing.first = frames > 1 ? performance.now() : 'first frame'; }, 0);
     else requestAnimationFrame(poll);
   };

@@ -356,22 +356,32 @@ test('a post whose first heatmap\'s module is slow to come gets its playground\'
   await done(page);
 });
 
-test('a post that themes its playground sees the first screen in its colours; one that styles its parts waits for the element', async () => {
+test('a post that styles its playground sees the first screen as the element will be; one that styles its parts waits for the element', async () => {
   const body = '<attention-playground id="w" sentence="The cat sat" view="weights"></attention-playground>';
-  pages['/first-themed.html'] = post(body, 'attention-playground { --ap-bg: rgb(255, 250, 235); --ap-fg: rgb(60, 30, 0); } article { --ap-line: rgb(255, 0, 0); }');
+  // the element's colours and font from the post, a variable set around it (which the element does
+  // not take), and an old theme's rule for every <div> of the article
+  pages['/first-themed.html'] = post(body, `attention-playground { --ap-bg: rgb(255, 250, 235); --ap-fg: rgb(60, 30, 0); font-family: Georgia, serif; line-height: 2; }
+    article { --ap-line: rgb(255, 0, 0); } article div { margin: 0 0 1.5em; padding: 8px; border: 1px dashed #999; }`);
   pages['/first-parts.html'] = post(body, 'attention-playground::part(view) { padding: 4px; }');
-  const page = await env.page();
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route(/\/chunks\/elements-[\w-]+\.js$/, async (route) => { await held; await route.continue(); });
-  const look = (sel) => page.locator(sel).evaluate((e) => { const s = getComputedStyle(e); return [s.backgroundColor, s.color, s.getPropertyValue('--ap-line')]; });
-  await page.goto(env.base + 'first-themed.html');
-  await page.locator('#w > .first-screen [data-element="ap-heatmap"] td').first().waitFor();
-  const painted = await look('#w > .first-screen > div');
-  assert.deepEqual(painted.slice(0, 2), ['rgb(255, 250, 235)', 'rgb(60, 30, 0)'], 'the colours the post gives its playground');
-  release();
-  await shows(page, '#w ap-heatmap[key="weights"] td[data-row]');
-  assert.deepEqual(await look('#w'), painted, 'the element\'s, and not a variable set around it, which the element does not take');
+  for (const colorScheme of ['light', 'dark']) {
+    const page = await env.page({ colorScheme });
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route(/\/chunks\/elements-[\w-]+\.js$/, async (route) => { await held; await route.continue(); });
+    const look = () => page.locator('#w').evaluate((e) => {
+      const s = getComputedStyle(e), input = getComputedStyle((e.shadowRoot ?? e.querySelector('.first-screen').shadowRoot).querySelector('input'));
+      return { box: e.getBoundingClientRect().toJSON(), background: s.backgroundColor, colour: s.color, font: s.fontFamily, line: s.lineHeight,
+        rule: s.getPropertyValue('--ap-line'), input: [input.fontFamily, input.fontSize, input.backgroundColor] };
+    });
+    await page.goto(env.base + 'first-themed.html');
+    await page.locator('#w > .first-screen [data-element="ap-heatmap"] td').first().waitFor();
+    const painted = await look();
+    assert.deepEqual([painted.background, painted.colour, painted.font], ['rgb(255, 250, 235)', 'rgb(60, 30, 0)', 'Georgia, serif'], 'the colours and font the post gives its playground');
+    release();
+    await shows(page, '#w ap-heatmap[key="weights"] td[data-row]');
+    assert.deepEqual(await look(), painted, 'the element as its first screen was: box, colours, font, line height, variables, its input');
+    await done(page);
+  }
 
   const parts = await env.page();
   let asked, go;
@@ -383,7 +393,6 @@ test('a post that themes its playground sees the first screen in its colours; on
   go();
   await shows(parts, '#w ap-heatmap[key="weights"] td[data-row]');
   await done(parts);
-  await done(page);
 });
 
 test('a post whose spec has a number the first heatmap\'s module does not read exactly is drawn by the whole core, with its numbers', async () => {

@@ -16,6 +16,7 @@ import { KEY_OF_ATTRIBUTE, MATRIX_KEYS, SETTINGS, readEntries, toHash, toSpec, t
 import { SEQUENTIAL, full, gradientStyle, short, swatchOf } from '../shared/colour.js';
 import { nearUniform } from '../shared/uniform.js';
 import { HEATMAP_STYLES } from '../views/heatmap-styles.js';
+import { THEME } from '../shared/theme.js';
 import { NARROW, PLAYGROUND_STYLES } from './playground-styles.js';
 import { WORDS } from './playground-words.js';
 
@@ -83,15 +84,26 @@ function partsStyled(): boolean {
   });
 }
 
-/** The theme's custom properties (--ap-bg, ...) that the host page sets on the element itself:
- *  they win over the element's own, and so over its first screen's, which are set on its box. */
-const THEMED = [...new Set(PLAYGROUND_STYLES.flatMap((s) => s.cssText.match(/--ap-[\w-]+(?=\s*:)/g) ?? []))];
-function takeTheme(el: Element, host: HTMLElement) {
-  const own = getComputedStyle(el), around = el.parentElement ? getComputedStyle(el.parentElement) : null;
-  for (const name of THEMED) {
-    const value = own.getPropertyValue(name);
-    if (value && value !== around?.getPropertyValue(name)) host.style.setProperty(name, value);
-  }
+/** The theme's rules split in two. Its rules for the element's own box (`:host`: the font,
+ *  the colours, the --ap-* variables, dark or light) are given to the document, for a playground
+ *  not yet defined that holds a first screen, in a layer of their own: the host page's rules for
+ *  the element then win over them as they win over the element's `:host` (its font, its colours,
+ *  its --ap-*, an inline style), and the first screen inherits what the element will have. The
+ *  rest styles the first screen's content, in its shadow root. Once the element is defined, its
+ *  own `:host` gives its box the same. */
+let inside: CSSStyleSheet | null = null;
+function themeInside(): CSSStyleSheet {
+  if (inside) return inside;
+  const theme = new CSSStyleSheet(), holding = 'attention-playground:not(:defined):has(> .first-screen)';
+  theme.replaceSync(THEME.cssText);
+  const rules = Array.from(theme.cssRules, (rule) => rule.cssText), box = (text: string) => text.includes(':host');
+  const outside = new CSSStyleSheet();
+  outside.replaceSync(`@layer attention-playground-first-screen { ap-first-screen { display: block; }
+    ${rules.filter(box).map((text) => text.replace(/:host\(((?:[^()]|\([^()]*\))*)\)/g, `:where(${holding}$1)`).replace(/:host\b/g, `:where(${holding})`)).join('\n')} }`);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, outside];
+  inside = new CSSStyleSheet();
+  inside.replaceSync(rules.filter((text) => !box(text)).join('\n'));
+  return inside;
 }
 
 /** An element, its attributes set (never parsed: a sentence may hold anything) and its children. */
@@ -104,7 +116,7 @@ function h(tag: string, attributes: Record<string, string> = {}, ...children: Ar
 
 /** A shadow root on `host` styled by `styles` (as Lit styles the elements: each sheet built once
  *  and shared by every root that uses it) and holding `content`. */
-function shadow(host: HTMLElement, styles: CSSResult[], ...content: Node[]): HTMLElement {
+function shadow(host: HTMLElement, styles: Array<CSSResult | CSSStyleSheet>, ...content: Node[]): HTMLElement {
   const root = host.attachShadow({ mode: 'open' });
   adoptStyles(root, styles);
   root.append(...content);
@@ -114,8 +126,8 @@ function shadow(host: HTMLElement, styles: CSSResult[], ...content: Node[]): HTM
 /** The screen of view="weights" in a narrow element, as playground.ts renders it: the sentence,
  *  the other settings folded under it, the weights below. */
 function draw(el: Element, r: Reading, t: { tokens: string[]; weights: Matrix[]; mask?: Matrix }) {
-  const shot = h('div', { class: 'first-screen', slot: 'first-screen', inert: '', 'aria-hidden': 'true', 'data-hash': toHash(r.state, r.overrides) });
-  el.append(shot);
+  // (an element of its own, not a <div>: a host page's rules for its <div>s do not reach it)
+  const shot = h('ap-first-screen', { class: 'first-screen', slot: 'first-screen', inert: '', 'aria-hidden': 'true', 'data-hash': toHash(r.state, r.overrides) });
   const sentence = SETTINGS.find((d) => d.key === 'sentence')!;
   const input = h('input', { type: 'text', spellcheck: 'false', autocomplete: 'off' }) as HTMLInputElement;
   input.value = String(r.state.sentence);
@@ -127,9 +139,7 @@ function draw(el: Element, r: Reading, t: { tokens: string[]; weights: Matrix[];
     ...(nearUniform(t.weights, t.mask) ? [h('p', { class: 'hint uniform' }, `${WORDS.uniform} `, h('button', { class: 'small' }, WORDS.relativeAll))] : []),
     ...t.weights.map((m, head) => h('div', { class: 'matrix' }, heatmap(t.weights.length > 1 ? `weights · head ${head}` : 'weights', m, t.tokens, t.mask),
       h('details', { class: 'export' }, h('summary', {}, 'export')))));
-  const host = h('div', el.hasAttribute('theme') ? { theme: el.getAttribute('theme')! } : {});
-  takeTheme(el, host);
-  shot.append(shadow(host, PLAYGROUND_STYLES, h('div', { class: 'frame' }, h('div', { class: 'layout' },
+  el.append(shadow(shot, PLAYGROUND_STYLES.map((s) => (s === THEME ? themeInside() : s)), h('div', { class: 'frame' }, h('div', { class: 'layout' },
     h('div', { class: 'controls', part: 'controls' }, ...controls),
     h('div', { class: 'views', part: 'view' }, h('p', { class: 'hint busy' }), h('div', {}, h('div', { class: 'body' }, matrices)))))));
   // a table wider than the element says it scrolls, as the heatmap's own does once drawn
