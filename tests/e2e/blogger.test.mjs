@@ -30,6 +30,13 @@ async function violations(page) {
     .map((v) => `${v.id}: ${v.help} ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(' | ')}`));
 }
 const shows = (page, sel) => page.locator(sel).first().waitFor();
+/** Holds back every request whose URL matches `pattern` until the returned function is called. */
+async function holdBack(page, pattern) {
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(pattern, async (route) => { await held; await route.continue(); });
+  return release;
+}
 const weightsOf = async (page, host) => {
   const heads = await page.locator(`${host} ap-heatmap[key="weights"]`).count();
   return Promise.all(Array.from({ length: heads }, (_, h) => cells(page, 'weights', h, host)));
@@ -250,9 +257,7 @@ test('a post with three widgets fetches each wasm once, as a file, and nothing i
 test('a post\'s first heatmap waits for none of the code it does not show (the later views held back)', async () => {
   pages['/held-views.html'] = post(`<attention-playground id="w" sentence="The cat sat on the mat" heads="2" d-model="8" view="weights"></attention-playground>`);
   const page = await env.page();
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route(/\/chunks\/views-[\w-]+\.js$/, async (route) => { await held; await route.continue(); });
+  const release = await holdBack(page, /\/chunks\/views-[\w-]+\.js$/);
   await page.goto(env.base + 'held-views.html');
   await shows(page, '#w ap-heatmap[key="weights"] td[data-row]');
   assert.equal(await page.evaluate(() => customElements.get('ap-derivation')), undefined, 'the later views are still held back');
@@ -269,9 +274,7 @@ test('a post shows its weights, with the core\'s numbers, before the elements\' 
     const asked = [];
     const chunk = /\/chunks\/(elements|attention|first-screen)-[\w-]{8}\.js$/;  // (a bundler's hash: not the whole core's attention-core-*)
     page.on('request', (r) => { if (chunk.test(r.url())) asked.push(`/chunks/${r.url().match(chunk)[1]}`); });
-    let release;  // the elements' code, held back
-    const held = new Promise((r) => { release = r; });
-    await page.route(/\/chunks\/elements-[\w-]+\.js$/, async (route) => { await held; await route.continue(); });
+    const release = await holdBack(page, /\/chunks\/elements-[\w-]+\.js$/);  // the elements' code, held back
     await page.goto(env.base + 'first.html');
     // the first screen's code and the core's are asked for as the script starts (hints in the
     // host page's head, and nothing else of it changes)
@@ -317,9 +320,7 @@ test('a post\'s first screen is drawn only where the element would draw the same
   const page = await env.page();
   const dialogs = [];
   page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route(/\/chunks\/elements-[\w-]+\.js$/, async (route) => { await held; await route.continue(); });
+  const release = await holdBack(page, /\/chunks\/elements-[\w-]+\.js$/);
   await page.goto(env.base + 'first-some.html');
   const painted = page.locator('#bad > .first-screen');
   await painted.locator('[data-element="ap-heatmap"] td').first().waitFor();
@@ -342,9 +343,7 @@ test('a post\'s first screen is drawn only where the element would draw the same
 test('a post whose first heatmap\'s module is slow to come gets its playground\'s controls meanwhile, then its numbers', async () => {
   pages['/slow-first.html'] = post(`<attention-playground id="w" sentence="The cat sat on the mat" heads="2" d-model="8" view="weights"></attention-playground>`);
   const page = await env.page();
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route(/attention-first-[\w-]+\.wasm$/, async (route) => { await held; await route.continue(); });
+  const release = await holdBack(page, /attention-first-[\w-]+\.wasm$/);
   const start = Date.now();
   await page.goto(env.base + 'slow-first.html');
   await page.locator('#w input#c-sentence').waitFor({ timeout: 10_000 });
@@ -365,9 +364,7 @@ test('a post that styles its playground sees the first screen as the element wil
   pages['/first-parts.html'] = post(body, 'attention-playground::part(view) { padding: 4px; }');
   for (const colorScheme of ['light', 'dark']) {
     const page = await env.page({ colorScheme });
-    let release;
-    const held = new Promise((r) => { release = r; });
-    await page.route(/\/chunks\/elements-[\w-]+\.js$/, async (route) => { await held; await route.continue(); });
+    const release = await holdBack(page, /\/chunks\/elements-[\w-]+\.js$/);
     const look = () => page.locator('#w').evaluate((e) => {
       const s = getComputedStyle(e), input = getComputedStyle((e.shadowRoot ?? e.querySelector('.first-screen').shadowRoot).querySelector('input'));
       return { box: e.getBoundingClientRect().toJSON(), background: s.backgroundColor, colour: s.color, font: s.fontFamily, line: s.lineHeight,
@@ -401,9 +398,7 @@ test('a post whose spec has a number the first heatmap\'s module does not read e
   const page = await env.page();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  let release;  // the whole core, held back: until it is in, nothing is drawn, rather than other numbers
-  const held = new Promise((r) => { release = r; });
-  await page.route(/attention-core-[\w-]+\.wasm$/, async (route) => { await held; await route.continue(); });
+  const release = await holdBack(page, /attention-core-[\w-]+\.wasm$/);  // the whole core, held back: until it is in, nothing is drawn, rather than other numbers
   await page.goto(env.base + 'sixth.html');
   await page.waitForTimeout(1000);
   assert.equal(await page.locator('#w ap-heatmap[key="weights"] td[data-row]').count(), 0);

@@ -15,7 +15,7 @@ import { loadFirst } from '../../core/first-core.js';
 import { KEY_OF_ATTRIBUTE, MATRIX_KEYS, SETTINGS, readEntries, toHash, toSpec, type Reading } from '../../state/settings.js';
 import { SEQUENTIAL, full, gradientStyle, short, swatchOf } from '../shared/colour.js';
 import { nearUniform } from '../shared/uniform.js';
-import { HEATMAP_STYLES } from '../views/heatmap-styles.js';
+import { HEATMAP_STYLES, NUMBERED_COLUMNS } from '../views/heatmap-styles.js';
 import { THEME } from '../shared/theme.js';
 import { NARROW, PLAYGROUND_STYLES } from './playground-styles.js';
 import { WORDS } from './playground-words.js';
@@ -23,7 +23,6 @@ import { WORDS } from './playground-words.js';
 type Matrix = number[][];
 // Attributes that change nothing the screen draws, beside the settings' own.
 const HARMLESS = new Set(['view', 'theme', 'class', 'id', 'style', 'lang', 'dir', 'title']);
-const MOST_TOKENS = 16;  // the heatmap's numbers fit its cells up to this many columns (views/heatmap.ts)
 
 /** Draws the first screen of each playground in `elements` that it can draw (see above); resolves
  *  once they are on the page (at once when there are none), and never rejects. */
@@ -38,7 +37,7 @@ export async function drawFirstScreens(elements: Element[]): Promise<void> {
     if (customElements.get('attention-playground') || el.querySelector(':scope > [slot="first-screen"]')) continue;
     try {
       const t = calls.trace(toSpec(r.state, r.overrides)) as { error?: unknown; tokens: string[]; weights: Matrix[]; mask?: Matrix };
-      if (t.error || t.tokens.length > MOST_TOKENS) continue;
+      if (t.error || t.tokens.length > NUMBERED_COLUMNS) continue;
       draw(el, r, t);
     } catch {
       // the element draws it with its own code
