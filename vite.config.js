@@ -8,16 +8,19 @@ import { readFileSync } from 'node:fs';
 // than after every script has been read and run. The playground's page
 // has linked.js for it, first in its head: a link that carries settings (#d_model=64&heads=2,
 // say) opens other numbers than the first screen written into the page, so it marks the page
-// (data-linked) before the body is read, and CSS hides that screen (page.css) until the element
-// draws the link's own. It preloads the wasm that early.ts then compiles, and says which: for a
+// (data-linked) before the body is read, and CSS hides that screen (page.css) until the link's
+// numbers are written into it (ui/pages/linked-screen.ts) or the element draws its own. It preloads the wasm that early.ts then compiles, and says which: for a
 // link, the first heatmap's module (data-first-heatmap), whose JS is the page's own
 // (core/first-module.ts); else, or for the trained model (which only the whole core runs), the
-// whole core, and its JS. Its tag names the files.
+// whole core, and its JS. Unless the first heatmap's module draws the link's numbers, it also
+// asks for the playground's code, which main.ts imports after the first frame (for such a link,
+// only once its numbers are on screen: on a slow connection it would share the wasm's
+// download). Its tag names the files.
 const preloadCore = {
   name: 'preload-core',
   transformIndexHtml: {
     order: 'post',
-    handler(html, { filename, bundle }) {
+    handler(html, { filename, bundle, chunk }) {
       if (!bundle || !/<attention-(playground|compare)\b/.test(html)) return html;
       const page = posix.relative(posix.resolve('web'), posix.dirname(filename));
       const href = (name, ext = 'wasm') => {
@@ -27,8 +30,10 @@ const preloadCore = {
         return path.startsWith('.') ? path : `./${path}`;
       };
       if (isPlayground(filename)) {
+        const files = (list) => list.map((file) => `./${file}`).join(' ');
         return [{ tag: 'script', attrs: { src: './linked.js', 'data-core': href('attention-core'), 'data-core-code': href('attention-core', 'js'),
-          'data-first': href('attention-first') }, injectTo: 'head-prepend' }];
+          'data-first': href('attention-first'), 'data-later': files(deferred(chunk, bundle)) },
+          injectTo: 'head-prepend' }];
       }
       return [{ tag: 'link', attrs: { rel: 'preload', href: href('attention-core'), as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head-prepend' },
         { tag: 'link', attrs: { rel: 'modulepreload', href: href('attention-core', 'js'), crossorigin: '' }, injectTo: 'head-prepend' }];
@@ -55,7 +60,8 @@ function inlineStyles(html, bundle) {
 // The playground page holds its first screen as HTML (web/first-screen.html, written by
 // scripts/first-screen.mjs), so the browser paints its numbers before any script has arrived.
 // linked.js (preloadCore), read before the body, marks a link that carries settings: the page then hides
-// that screen (page.css) rather than show numbers the link did not ask for. The first frame
+// that screen (page.css) rather than show numbers the link did not ask for, until it has written
+// the link's into it (the screen says what it needs for that in its data-link). The first frame
 // waits until that screen is read (a render-blocking rel=expect): drawn in one go, never in
 // part, it shows its heatmaps. After Vite's own pass, which would take the screen's <style>s
 // out of their shadow roots.
@@ -72,10 +78,7 @@ const firstScreen = {
         // async: the page's code runs when it arrives, not after the first screen's HTML is read
         html: inlineStyles(html.replace(element, () => `<attention-playground use-hash>${screen}</attention-playground>`), bundle)
           .replaceAll('<script type="module" ', '<script type="module" async '),
-        tags: [
-          // the code main.ts imports after the first frame, fetched meanwhile
-          ...(chunk && bundle ? deferred(chunk, bundle) : []).map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', href: `./${file}`, crossorigin: '' }, injectTo: 'head' })),
-          { tag: 'link', attrs: { rel: 'expect', href: '#first-screen-end', blocking: 'render' }, injectTo: 'head' }],
+        tags: [{ tag: 'link', attrs: { rel: 'expect', href: '#first-screen-end', blocking: 'render' }, injectTo: 'head' }],
       };
     },
   },
@@ -83,13 +86,16 @@ const firstScreen = {
 
 // The chunks a page's code imports later (import()), with everything they import: not those
 // its own scripts import at once.
+const closure = (bundle, files, from) => { for (const f of from) if (!files.has(f)) { files.add(f); closure(bundle, files, bundle[f]?.imports ?? []); } return files; };
 function deferred(entry, bundle) {
-  const closure = (files, from) => { for (const f of from) if (!files.has(f)) { files.add(f); closure(files, bundle[f]?.imports ?? []); } return files; };
-  const now = closure(new Set(), [entry.fileName]);
-  const later = closure(new Set(), [...now].flatMap((f) => bundle[f]?.dynamicImports ?? []));
+  const now = closure(bundle, new Set(), [entry.fileName]);
+  const later = closure(bundle, new Set(), [...now].flatMap((f) => bundle[f]?.dynamicImports ?? []));
   // not the first heatmap's module, which early.ts fetches for a link only
   return [...later].filter((f) => !now.has(f) && !/(^|\/)attention-first-/.test(f));
 }
+// What writes a link's numbers into the written screen (ui/pages/linked-screen.ts): a chunk with
+// what it imports, which the page's first script imports at once.
+const LINKED_SCREEN = /web[\\/]src[\\/]ui[\\/]pages[\\/]linked-screen\.ts$/;
 
 export default defineConfig({
   root: 'web',
@@ -111,6 +117,9 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
+            // what a link's first screen needs (with what it imports: the first heatmap's module's
+            // code, the colours), which the page's first script imports, and the heatmap's chunk from it
+            { name: 'linked-screen', test: LINKED_SCREEN, priority: 3 },
             { name: 'heatmap', test: /web[\\/]src[\\/](ui[\\/]views[\\/](heatmap|arcs)|ui[\\/]shared[\\/](colour|clip|count|share|deferred)|state[\\/](trace-schema|model-mode))\.ts/, priority: 2 },
             { name: 'views', test: LATER, priority: 1 },
           ],

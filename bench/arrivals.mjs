@@ -31,19 +31,21 @@ export const NETWORKS = {  // name -> Chromium's network conditions (null: as it
   'Fast 3G': { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 0.75e6 / 8 },
 };
 
-// Before each frame: is a heatmap with its cells on screen, in any element? The frame is
+// Before each frame: is a heatmap with its cells on screen, in any element (laid out and painted:
+// a screen hidden by visibility or opacity is not on it)? The frame is
 // stamped when a timer after it runs (the heatmap reached the screen no later than that); the
 // very first frame by its presentation (first-contentful-paint), as the home page's written
 // screen is.
 function watch() {
   window.timing = {};
   let frames = 0;
+  const SEEN = { visibilityProperty: true, opacityProperty: true };
   const withCells = (root) => Array.from(root?.querySelectorAll('ap-heatmap, [data-element="ap-heatmap"]') ?? [])
-    .some((h) => h.checkVisibility() && h.shadowRoot?.querySelector('td, canvas'));
+    .some((h) => h.checkVisibility(SEEN) && h.shadowRoot?.querySelector('td, canvas'));
   const poll = () => {
     frames++;
     const shown = Array.from(document.querySelectorAll('attention-playground')).some((el) => withCells(el.shadowRoot)
-      || Array.from(el.querySelectorAll(':scope > .first-screen, :scope > .first-screen > div')).some((d) => d.checkVisibility() && withCells(d.shadowRoot)));
+      || Array.from(el.querySelectorAll(':scope > .first-screen, :scope > .first-screen > div')).some((d) => d.checkVisibility(SEEN) && withCells(d.shadowRoot)));
     if (shown) setTimeout(() => { window.timing.first = frames > 1 ? performance.now() : 'first frame'; }, 0);
     else requestAnimationFrame(poll);
   };

@@ -23,8 +23,41 @@ export const FILE = new URL('../web/first-screen.html', import.meta.url);
 const WIDTHS = { wide: 1280, narrow: 390 };  // either side of the element's phone width
 const FOLD = 1000;  // px from the top: what lies below is not on a first screen, even a tall one
 
-// The page's one HTML escaper, from its TypeScript source.
+// The page's one HTML escaper, from its TypeScript source, and the tables the screen says it is drawn from.
 const { htmlAttribute } = await importTSTree('web/src/ui/shared/escape.ts');
+const { SETTINGS } = await importTSTree('web/src/state/settings.ts');
+const { GROUP_OF } = await importTSTree('web/src/state/trace-schema.ts');
+// The settings a shared link may change and still be shown on this screen, its numbers redrawn
+// (web/src/ui/pages/linked-screen.ts): what they change on it is values, chips and heatmaps.
+const LINKABLE = ['sentence', 'seed', 'd_model', 'heads'];
+
+/** What a link's first screen needs to know of this one (data-link): the spec it shows, what a
+ *  link may set (a text, or an integer's bounds), and each of its heatmaps' rows (the tokens, or
+ *  numbered) and the entries whose range its colours span. `drawn`: drawnOf() of the page. */
+function linkable(drawn, written) {
+  const keys = [...new Set(Array.from(written.matchAll(/data-element="ap-heatmap" key="(\w+)"/g), (m) => m[1]))];
+  return {
+    spec: drawn.spec,
+    settings: SETTINGS.filter((def) => LINKABLE.includes(def.key)).map((def) => {  // (in the table's order, as a link writes them)
+      if (def.kind === 'text') return [def.key, 'text'];
+      if (def.kind === 'int' && def.min !== undefined && def.max !== undefined) return [def.key, def.min, def.max];
+      throw new Error(`the setting ${def.key} is not a text or a bounded integer`);
+    }),
+    heatmaps: Object.fromEntries(keys.map((key) => {
+      if (typeof drawn.heatmaps[key] !== 'boolean') throw new Error(`the heatmap ${key}'s rows are neither the tokens nor numbered`);
+      return [key, { tokens: drawn.heatmaps[key], range: GROUP_OF.get(key) ?? [key] }];
+    })),
+  };
+}
+
+/** The element's spec, and whether each heatmap's rows are the tokens (true), numbered (false) or neither. */
+function drawnOf() {
+  const el = document.querySelector('attention-playground');
+  const numbered = (rows) => rows.every((r, i) => r === String(i));
+  const heatmaps = Object.fromEntries(Array.from(el.shadowRoot.querySelectorAll('ap-heatmap'), (h) => [h.getAttribute('key'),
+    JSON.stringify(h.rows) === JSON.stringify(el.trace.tokens) ? true : h.rows.length === h.matrix.length && numbered(h.rows) ? false : null]));
+  return { spec: el.spec, heatmaps };
+}
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 
@@ -54,6 +87,7 @@ function tree(fold) {
     if (n.nodeType !== Node.ELEMENT_NODE) return null;  // Lit's markers are comments
     if (n.localName === 'canvas') throw new Error('a canvas on the first screen cannot be written as HTML');
     if (n.localName === 'template' || n.getBoundingClientRect().top > fold || unseen(getComputedStyle(n))) return null;
+    if (n.parentElement?.localName === 'details' && !n.parentElement.open && n.localName !== 'summary') return null;  // folded away
     // what only a person's pointer, keyboard or screen reader would use: never, on an inert copy
     const attrs = n.getAttributeNames().filter((a) => !UNSEEN.test(a))
       .map((a) => [a, a === 'class' ? n.getAttribute(a).trim().replace(/\s+/g, ' ') : n.getAttribute(a)]);
@@ -90,6 +124,7 @@ function html(n) {
  *  settings to open it with, for the tests of its escaping; the page's own has none). */
 export async function firstScreen(browser, base, hash = '') {
   const copies = [];
+  let drawn;
   for (const [name, width] of Object.entries(WIDTHS)) {
     const page = await browser.newPage({ viewport: { width, height: 900 } });
     await page.goto(base + hash);
@@ -100,13 +135,15 @@ export async function firstScreen(browser, base, hash = '') {
       return views.length > 0 && views.every((v) => !v.deferred && !v.isUpdatePending) && !el.isUpdatePending;
     });
     const t = await page.evaluate(tree, FOLD);
-    await page.close();
     copies.push(`<div class="${name}"${attributes(t.attrs)}>${root(t)}</div>`);
+    drawn ??= await page.evaluate(drawnOf);
+    await page.close();
   }
   // data-hash: the settings it shows, as the link writes them (the defaults: none). The page's
   // first frame waits for the empty element at its end (vite.config.js): Chromium lets a frame be
   // drawn as soon as the element a rel=expect names is inserted, its contents still unread.
-  return `<div class="first-screen" slot="first-screen" inert aria-hidden="true" data-hash="">${copies.join('')}<i id="first-screen-end"></i></div>\n`;
+  return `<div class="first-screen" slot="first-screen" inert aria-hidden="true" data-hash="" data-link="${htmlAttribute(JSON.stringify(linkable(drawn, copies.join(''))))}">` +
+    `${copies.join('')}<i id="first-screen-end"></i></div>\n`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load } from '../../dist/attention.js';
-import { start, cells, shownText, done } from './harness.mjs';
+import { start, cells, shownText, done, holdBack } from './harness.mjs';
 
 const core = await load();
 const pages = {};
@@ -30,13 +30,6 @@ async function violations(page) {
     .map((v) => `${v.id}: ${v.help} ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(' | ')}`));
 }
 const shows = (page, sel) => page.locator(sel).first().waitFor();
-/** Holds back every request whose URL matches `pattern` until the returned function is called. */
-async function holdBack(page, pattern) {
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route(pattern, async (route) => { await held; await route.continue(); });
-  return release;
-}
 const weightsOf = async (page, host) => {
   const heads = await page.locator(`${host} ap-heatmap[key="weights"]`).count();
   return Promise.all(Array.from({ length: heads }, (_, h) => cells(page, 'weights', h, host)));

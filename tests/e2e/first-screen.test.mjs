@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { load } from '../../dist/attention.js';
-import { start, cells, ready, done } from './harness.mjs';
+import { start, cells, ready, done, holdBack, shownText } from './harness.mjs';
 import { FILE, firstScreen } from '../../scripts/first-screen.mjs';
 
 let env;
@@ -305,6 +305,77 @@ test('a link with its own settings never shows the first screen\'s numbers, and 
   await done(page);
 });
 
+// A shared link: the written screen with the link's numbers, before the playground's code is in.
+const LINK = '#sentence=The+animal+did+not+cross+the+street+because+it+was+too+tired&heads=2&d_model=8&seed=7';
+const PLAYGROUND = /\/assets\/playground-[\w-]+\.js$/;  // the playground's code, which the page asks for once the link's numbers are on screen
+
+/** The modules the page asked for ahead of their import (rel=modulepreload), by name. */
+const preloaded = (page) => page.evaluate(() => Array.from(document.querySelectorAll('link[rel="modulepreload"]'), (l) => new URL(l.href).pathname.replace(/-[\w-]{8}\.js$/, '')));
+
+/** The page at `hash`, the playground's code held back until the link's first screen is done
+ *  (drawn or given up): { page, release }. */
+async function linked(hash, options = {}) {
+  const page = await env.page(options);
+  const release = await holdBack(page, PLAYGROUND);
+  const asked = page.waitForRequest(PLAYGROUND);
+  await page.goto(env.base + hash);
+  await asked;
+  return { page, release };
+}
+
+test('a shared link shows its own numbers on the page\'s first screen before the playground\'s code is in, and the element then draws that same screen', async () => {
+  for (const [width, height, colorScheme, hash] of [[1280, 800, 'light', LINK], [390, 844, 'dark', LINK], [1280, 800, 'dark', '#d_model=6&seed=3&sentence=a+b+c+b']]) {
+    const { page, release } = await linked(hash, { viewport: { width, height }, colorScheme });
+    const what = `${width} px, ${hash}`;
+    assert.equal(await page.evaluate(() => customElements.get('attention-playground')), undefined, 'the playground\'s code is still held back');
+    const copy = page.locator('.first-screen[data-for-link] > div');
+    assert.equal(await copy.count(), 1, `${what}: one copy, the one drawn at this width`);
+    assert.equal(await copy.getAttribute('class'), width < 760 ? 'narrow' : 'wide');
+    assert.ok(await copy.isVisible(), `${what}: the link's screen is on screen`);
+    const X = copy.locator('[data-element="ap-heatmap"][key="X"]');
+    const written = {
+      sentence: await copy.locator('[data-key="sentence"] input').getAttribute('value'),
+      chips: await copy.locator('.tokens .token').allTextContents(),
+      rows: await X.locator('tbody th').allTextContents(),
+      cells: await X.locator('tbody td').allInnerTexts(),
+      size: await X.locator('.title small').textContent(),
+    };
+    const before = await page.screenshot();
+    release();
+    await page.waitForFunction(() => !document.querySelector('.first-screen'));
+    await ready(page);
+    assert.equal(await differentPixels(page, before, await page.screenshot()), 0, `${what}: the element draws the screen the link showed`);
+    const spec = await specOf(page), trace = core.run(spec);
+    assert.equal(written.sentence, spec.sentence);
+    assert.deepEqual(written.chips, trace.tokens, `${what}: a chip per token`);
+    assert.deepEqual(written.rows, trace.tokens);
+    assert.equal(written.size, `${trace.X.length} × ${trace.X[0].length}`);
+    assert.deepEqual(written.cells, (await shownText(page, 'X')), `${what}: X's numbers as the element writes them`);
+    assert.deepEqual(await cells(page, 'X'), trace.X, `${what}: the core's X`);
+    await done(page);
+  }
+});
+
+test('a shared link\'s numbers go into the first screen only when the element would draw the same, and a hostile sentence stays text', async () => {
+  const many = Array.from({ length: 65 }, (_, i) => `w${i}`).join('+');
+  for (const hash of ['#mask=causal', '#heads=0', '#seed=1&seed=2', '#heads=3&d_model=8', '#d_model=20', '#seed=+7', '#d-model=8', `#sentence=${many}`, '#model=tiny-lm&sentence=hi']) {
+    const { page } = await linked(hash);
+    assert.equal(await page.locator('.first-screen > div:visible').count(), 0, `${hash}: the first screen stays hidden, for the element to draw`);
+    await page.context().close();
+  }
+  const sentence = '<img src=x onerror="window.ran=1"></template><script>window.ran=2</script> &amp; "q\'';
+  const { page, release } = await linked(`#sentence=${encodeURIComponent(sentence)}&seed=5`);
+  page.on('dialog', (d) => { void d.dismiss(); });
+  const copy = page.locator('.first-screen[data-for-link] > div');
+  assert.equal(await copy.locator('[data-key="sentence"] input').getAttribute('value'), sentence);
+  assert.deepEqual(await copy.locator('.tokens .token').allTextContents(), core.run({ sentence, seed: 5 }).tokens);
+  assert.equal(await copy.evaluate((c) => c.shadowRoot.querySelectorAll('img, script').length), 0, 'nothing of the sentence became markup');
+  release();
+  await ready(page);
+  assert.equal(await page.evaluate(() => window.ran), undefined);
+  await done(page);
+});
+
 test('the first screen written into the page is what the page draws now', async () => {
   assert.ok(await firstScreen(env.browser, env.base) === readFileSync(FILE, 'utf8'),
     'web/first-screen.html is not what the page draws now: run `npm run first-screen`');
@@ -413,6 +484,7 @@ test('a shared link draws its first heatmap with the small first module, then th
   const homeWasm = [];
   home.on('request', (r) => { if (r.url().endsWith('.wasm')) homeWasm.push(new URL(r.url()).pathname.replace(/-[\w-]{8}\.wasm$/, '')); });
   await home.goto(env.base);
+  assert.ok((await preloaded(home)).includes('/assets/playground'), 'the page opened without a link asks for the playground\'s code as it starts');
   await ready(home);
   await home.locator('#c-sentence').fill('a cat');
   await home.waitForFunction(() => document.querySelector('attention-playground').trace?.tokens.join(' ') === 'a cat');

@@ -97,6 +97,14 @@ export async function shownText(page, key, head = 0, host = '') {
   return view.locator('td[data-row]').allInnerTexts();
 }
 
+/** Holds back every request whose URL matches `pattern` until the returned function is called. */
+export async function holdBack(page, pattern) {
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(pattern, async (route) => { await held; await route.continue(); });
+  return release;
+}
+
 export async function ready(page) {
   await page.locator('ap-heatmap[key="weights"]').first().waitFor();
   // The views a first heatmap does not need (flow, derivation, steppers…) are defined a moment

@@ -4,8 +4,7 @@
   var linked = location.hash.length > 1, first = linked && !/model=tiny-lm/.test(location.hash);
   if (linked) root.setAttribute('data-linked', '');
   if (first) root.setAttribute('data-first-heatmap', '');
-  var preload = function (attribute, rel, as) {
-    var href = script && script.getAttribute(attribute);
+  var preload = function (href, rel, as) {
     if (!href) return;
     var link = document.createElement('link');
     link.rel = rel;
@@ -14,6 +13,10 @@
     link.href = href;
     document.head.appendChild(link);
   };
-  preload(first ? 'data-first' : 'data-core', 'preload', 'fetch');
-  if (!first) preload('data-core-code', 'modulepreload');  // (the first heatmap's module has no JS of its own)
+  var named = function (attribute) { return script && script.getAttribute(attribute) || ''; };
+  preload(named(first ? 'data-first' : 'data-core'), 'preload', 'fetch');
+  if (!first) {
+    preload(named('data-core-code'), 'modulepreload');  // (the first heatmap's module has no JS of its own)
+    named('data-later').split(' ').forEach(function (href) { preload(href, 'modulepreload'); });
+  }
 })();

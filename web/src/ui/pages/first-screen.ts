@@ -15,9 +15,11 @@ import { loadFirst } from '../../core/first-core.js';
 import { KEY_OF_ATTRIBUTE, MATRIX_KEYS, SETTINGS, readEntries, toHash, toSpec, type Reading } from '../../state/settings.js';
 import { SEQUENTIAL, full, gradientStyle, short, swatchOf } from '../shared/colour.js';
 import { nearUniform } from '../shared/uniform.js';
-import { HEATMAP_STYLES, NUMBERED_COLUMNS } from '../views/heatmap-styles.js';
+import { HEATMAP_STYLES } from '../views/heatmap-styles.js';
+import { inTable } from '../views/heatmap-form.js';
 import { THEME } from '../shared/theme.js';
-import { NARROW, PLAYGROUND_STYLES } from './playground-styles.js';
+import { PLAYGROUND_STYLES } from './playground-styles.js';
+import { NARROW } from './phone-width.js';
 import { WORDS } from './playground-words.js';
 
 type Matrix = number[][];
@@ -37,7 +39,7 @@ export async function drawFirstScreens(elements: Element[]): Promise<void> {
     if (customElements.get('attention-playground') || el.querySelector(':scope > [slot="first-screen"]')) continue;
     try {
       const t = calls.trace(toSpec(r.state, r.overrides)) as { error?: unknown; tokens: string[]; weights: Matrix[]; mask?: Matrix };
-      if (t.error || t.tokens.length > NUMBERED_COLUMNS) continue;
+      if (t.error || !inTable(t.tokens.length, t.tokens.length)) continue;
       draw(el, r, t);
     } catch {
       // the element draws it with its own code

@@ -4,11 +4,6 @@
 import { css } from '@lit/reactive-element/css-tag.js';
 import { THEME } from '../shared/theme.js';
 
-// Narrower than this (in the element's own width), the controls fold under the results. The
-// styles say the same with container queries (`@container (width < 760px)` below); the number
-// is here for what only script can do: folding the settings into a disclosure.
-export const NARROW = 760;
-
 export const PLAYGROUND_STYLES = [THEME, css`
     /* The element lays out by its own width (a 700 px column of a wide screen is narrow), so the
        frame is the container its layout asks about. */

@@ -12,7 +12,8 @@ import { large, traceOf } from '../../core/background.js';
 import { WHOLE_CORE, loadFirst } from '../../core/first-core.js';
 import type { PackedCalls } from '../../core/wrap.js';
 import { WORDS } from './playground-words.js';
-import { NARROW, PLAYGROUND_STYLES } from './playground-styles.js';
+import { PLAYGROUND_STYLES } from './playground-styles.js';
+import { NARROW } from './phone-width.js';
 import { MODERN_STYLES } from '../views/modern-styles.js';
 import { nearUniform } from '../shared/uniform.js';
 import { KEY_OF_ATTRIBUTE, MATRIX_KEYS, SETTINGS, attributeOf, givenWidth, applies, defaults, fromHash, parseValue, readEntries, startFrom, toHash, toSpec, type Reading, type SettingDef, type State } from '../../state/settings.js';
@@ -35,6 +36,7 @@ import { unscopedHash, withScope } from '../../state/scoped-hash.js';
 import { TOKEN_ROWS, captionOf } from '../../state/trace-schema.js';
 import { splitView, viewHash, type ViewState } from '../../state/view-state.js';
 import { specEntries } from '../../state/from-spec.js';
+import { autoValue } from '../../state/auto-value.js';
 import type { DrawHeatmap } from '../views/draw.js';
 import { loadLaterViews, modern } from './later-views.js';
 import { CONTEXT, MODEL, UNKNOWN, WEIGHTS_SIZE, characters, extrasOf, isModelState, isModelTrace, keepWeights, layerTrace, modelNote, repeatHint, repeatRefusal, repeated,
@@ -876,7 +878,7 @@ export class AttentionPlayground extends LitElement {
       value: this.state[def.key], set: (text) => this.set(def, text), message: this.inputErrors[def.key] || home,
       disabled: locked, hint: locked ? 'set by your matrix' : def.key !== 'sentence' ? ''
         : this.modelMode() ? `Its tokens are characters: at most ${CONTEXT} (${characters(String(this.state.sentence))} now).` : this.compact ? '' : WORDS.startHere,
-      auto: def.key === 'scale' ? this.shownTrace?.scale : def.key === 'd_k' ? this.shownTrace?.spec?.d_k : undefined,
+      auto: autoValue(def.key, this.shownTrace),
       extra: def.key === 'seed' ? html`<button class="small" @click=${this.newSeed} title="Draw a new random seed">new random</button>` : undefined,
     });
   }

@@ -2,9 +2,6 @@
 // before that code has arrived (pages/first-screen.ts), which is why it is a module of its own.
 import { css } from '@lit/reactive-element/css-tag.js';
 
-// A heatmap writes its numbers in its cells up to this many columns; a wider one is a picture.
-export const NUMBERED_COLUMNS = 16;
-
 export const HEATMAP_STYLES = css`
   :host { display: inline-block; max-width: 100%; vertical-align: top; }
   :host([highlight]) .frame { outline: 3px solid var(--ap-accent, #e4572e); outline-offset: 2px; }

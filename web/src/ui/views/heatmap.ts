@@ -8,9 +8,9 @@ import { SEQUENTIAL, bytes, diverging, extent, gradientStyle, short, full, swatc
 import { DeferredElement } from '../shared/deferred.js';
 import { rowView } from '../../core/packed.js';
 import { EDITING_STYLES, GridEditor } from '../shared/grid-editing.js';
-import { HEATMAP_STYLES, NUMBERED_COLUMNS } from './heatmap-styles.js';
+import { HEATMAP_STYLES } from './heatmap-styles.js';
+import { numbered, pictured } from './heatmap-form.js';
 
-const CANVAS_CELLS = 576;  // 24 x 24: beyond it, DOM cells cost more than they show
 // A picture past 256 x 256 takes tens of milliseconds to paint: each is painted in a task of its
 // own, so neither the update that asked for it nor the other pictures wait behind it.
 const OWN_TASK_CELLS = 65536;
@@ -100,13 +100,13 @@ export class Heatmap extends DeferredElement {
   private cellCount() { return this.matrix.length * (this.matrix[0]?.length ?? 0); }
 
   // A picture when the table would be too big or too wide to show its numbers anyway.
-  private large() { return this.cellCount() > CANVAS_CELLS || (this.matrix[0]?.length ?? 0) > NUMBERED_COLUMNS; }
+  private large() { return pictured(this.matrix.length, this.matrix[0]?.length ?? 0); }
 
   private pictured() { return this.large() && !this.asTable; }
 
   private showNumbers() {
     if (this.numbers !== 'auto') return this.numbers === 'always';
-    return (this.matrix[0]?.length ?? 0) <= NUMBERED_COLUMNS && this.matrix.length <= 64;
+    return numbered(this.matrix.length, this.matrix[0]?.length ?? 0);
   }
 
   private emit(type: string, row: number, col: number, extra: Record<string, unknown> = {}) {
