@@ -9,10 +9,10 @@ import { readFileSync } from 'node:fs';
 // has linked.js for it, first in its head: a link that carries settings (#d_model=64&heads=2,
 // say) opens other numbers than the first screen written into the page, so it marks the page
 // (data-linked) before the body is read, and CSS hides that screen (page.css) until the link's
-// numbers are written into it (ui/pages/linked-screen.ts) or the element draws its own. It preloads the wasm that early.ts then compiles, and says which: for a
-// link, the first heatmap's module (data-first-heatmap), whose JS is the page's own
-// (core/first-module.ts); else, or for the trained model (which only the whole core runs), the
-// whole core, and its JS. Unless the first heatmap's module draws the link's numbers, it also
+// numbers are written into it (ui/pages/linked-screen.ts) or the element draws its own. It
+// preloads the wasm that early.ts then compiles, and says which: for a link, the first
+// heatmap's module (data-first-heatmap), whose JS is the page's own (core/first-module.ts);
+// else, or for the trained model (which only the whole core runs), the whole core, and its JS. Unless the first heatmap's module draws the link's numbers, it also
 // asks for the playground's code, which main.ts imports after the first frame (for such a link,
 // only once its numbers are on screen: on a slow connection it would share the wasm's
 // download). Its tag names the files.
