@@ -154,16 +154,18 @@ function swatch(light: RGB, dark: RGB): Swatch {
   return { light, dark, style };
 }
 
-let tables: Record<Scale['kind'], Swatch[]> | null = null;
+// Each built when first used (the diverging one takes thousands of colour conversions: a first
+// screen that shows only weights does without them).
+const tables: Partial<Record<Scale['kind'], Swatch[]>> = {};
+const BUILD: Record<Scale['kind'], () => Swatch[]> = {
+  diverging: () => Array.from({ length: STEPS.diverging }, (_, k) => {
+    const t = (k - (STEPS.diverging - 1) / 2) / ((STEPS.diverging - 1) / 2);
+    return swatch(divergingColour(t, 'light'), divergingColour(t, 'dark'));
+  }),
+  sequential: () => Array.from({ length: STEPS.sequential }, (_, k) => { const c = viridis(k / (STEPS.sequential - 1)); return swatch(c, c); }),
+};
 function table(kind: Scale['kind']): Swatch[] {
-  tables ??= {
-    diverging: Array.from({ length: STEPS.diverging }, (_, k) => {
-      const t = (k - (STEPS.diverging - 1) / 2) / ((STEPS.diverging - 1) / 2);
-      return swatch(divergingColour(t, 'light'), divergingColour(t, 'dark'));
-    }),
-    sequential: Array.from({ length: STEPS.sequential }, (_, k) => { const c = viridis(k / (STEPS.sequential - 1)); return swatch(c, c); }),
-  };
-  return tables[kind];
+  return (tables[kind] ??= BUILD[kind]());
 }
 
 /** The table step of value v: on a sequential scale v / top (top = 1, or the row's largest weight). */
