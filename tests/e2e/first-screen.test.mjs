@@ -420,9 +420,7 @@ test('a page that draws attention asks for the core\'s wasm once, from its first
 
 test('a shared link\'s first heatmap waits for none of the code it does not show (the later views held back)', async () => {
   const page = await env.page({ viewport: { width: 1280, height: 900 } });
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route(/\/assets\/views-[\w-]+\.js$/, async (route) => { await held; await route.continue(); });
+  const release = await holdBack(page, /\/assets\/views-[\w-]+\.js$/);
   await page.goto(env.base + '#sentence=the+cat+sat+on+the+mat&heads=2&d_model=8&seed=7');
   await page.locator('ap-heatmap[key="weights"] td[data-row]').first().waitFor({ timeout: 15000 });
   assert.equal(await page.evaluate(() => customElements.get('ap-flow')), undefined, 'the later views are still held back');

@@ -16,10 +16,10 @@ import { KEY_OF_ATTRIBUTE, MATRIX_KEYS, SETTINGS, readEntries, toHash, toSpec, t
 import { SEQUENTIAL, full, gradientStyle, short, swatchOf } from '../shared/colour.js';
 import { nearUniform } from '../shared/uniform.js';
 import { HEATMAP_STYLES } from '../views/heatmap-styles.js';
-import { inTable } from '../views/heatmap-form.js';
+import { inTable, overflows } from '../views/heatmap-form.js';
 import { THEME } from '../shared/theme.js';
 import { PLAYGROUND_STYLES } from './playground-styles.js';
-import { NARROW } from './phone-width.js';
+import { willBeNarrow } from './phone-width.js';
 import { WORDS } from './playground-words.js';
 
 type Matrix = number[][];
@@ -31,7 +31,10 @@ const HARMLESS = new Set(['view', 'theme', 'class', 'id', 'style', 'lang', 'dir'
 export async function drawFirstScreens(elements: Element[]): Promise<void> {
   // (a link to one of the post's playgrounds may set others than its attributes)
   if (location.hash.length > 1 || partsStyled()) return;
-  const wanted = elements.map((el) => [el, reading(el)] as const).filter((w): w is readonly [Element, Reading] => w[1] !== null && narrow(w[0]));
+  // Only a narrow element, its settings folded above its views: a wide one lists them all beside
+  // its views, a column as tall as the screen, which the first screen would not hold (what
+  // follows the element on the page would move down by it when the element is in).
+  const wanted = elements.map((el) => [el, reading(el)] as const).filter((w): w is readonly [Element, Reading] => w[1] !== null && willBeNarrow(w[0]));
   if (!wanted.length) return;
   const calls = await loadFirst();
   if (!calls) return;
@@ -45,16 +48,6 @@ export async function drawFirstScreens(elements: Element[]): Promise<void> {
       // the element draws it with its own code
     }
   }
-}
-
-/** Whether the element will be narrow, its settings folded above its views: a wide one lists
- *  them all beside its views, a column as tall as the screen, which the first screen would not
- *  hold (what follows the element on the page would move down by it when the element is in). */
-function narrow(el: Element): boolean {
-  const probe = el.appendChild(document.createElement('div'));  // a block, as wide as the element will be
-  const width = probe.getBoundingClientRect().width;
-  probe.remove();
-  return width < NARROW;
 }
 
 /** The element's settings as it will read them, when this module can draw it as it will. */
@@ -144,10 +137,7 @@ function draw(el: Element, r: Reading, t: { tokens: string[]; weights: Matrix[];
     h('div', { class: 'controls', part: 'controls' }, ...controls),
     h('div', { class: 'views', part: 'view' }, h('p', { class: 'hint busy' }), h('div', {}, h('div', { class: 'body' }, matrices)))))));
   // a table wider than the element says it scrolls, as the heatmap's own does once drawn
-  for (const map of matrices.querySelectorAll('[data-element]')) {
-    const box = map.shadowRoot!.querySelector('.scroll')!;
-    map.toggleAttribute('overflows', box.scrollWidth > box.clientWidth + 1);
-  }
+  for (const map of matrices.querySelectorAll('[data-element]')) map.toggleAttribute('overflows', overflows(map.shadowRoot!.querySelector('.scroll')));
 }
 
 /** One head's weights as views/heatmap.ts draws them: a table of numbers on the 0-to-1 scale. */

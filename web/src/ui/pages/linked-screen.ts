@@ -13,8 +13,8 @@
 import { loadFirst } from '../../core/first-core.js';
 import { autoValue } from '../../state/auto-value.js';
 import { diverging, extent, short, swatchOf, type Scale } from '../shared/colour.js';
-import { inTable } from '../views/heatmap-form.js';
-import { NARROW } from './phone-width.js';
+import { inTable, overflows } from '../views/heatmap-form.js';
+import { willBeNarrow } from './phone-width.js';
 
 type Matrix = number[][];
 type Trace = { error?: unknown; tokens: string[]; scale?: number; spec?: { d_k?: number } } & Record<string, unknown>;
@@ -40,10 +40,7 @@ export async function drawLinkedScreen(): Promise<void> {
     if (t.error) return;
     // The copy drawn at the element's width (the wide page's, or the phone's: page.css) is
     // redrawn, and the other one taken out: at another width it would show the defaults' numbers.
-    const probe = screen.parentElement!.appendChild(document.createElement('div'));  // a block, as wide as the screen will be
-    const width = probe.getBoundingClientRect().width;
-    probe.remove();
-    const copy = screen.querySelector(`:scope > ${width < NARROW ? '.narrow' : '.wide'}`);
+    const copy = screen.querySelector(`:scope > ${willBeNarrow(screen.parentElement!) ? '.narrow' : '.wide'}`);
     if (!copy?.shadowRoot || !redraw(copy.shadowRoot, written, link.text, t)) return;
     for (const other of screen.querySelectorAll(':scope > .wide, :scope > .narrow')) if (other !== copy) other.remove();
     screen.toggleAttribute('data-for-link', true);  // shown (page.css)
@@ -53,10 +50,7 @@ export async function drawLinkedScreen(): Promise<void> {
     }
     screen.dataset.hash = link.hash;  // the element keeps it until it draws its own
     // a table wider than its column says it scrolls, as the heatmap's own does once drawn
-    for (const map of copy.shadowRoot.querySelectorAll('[data-element="ap-heatmap"]')) {
-      const box = map.shadowRoot!.querySelector('.scroll');
-      if (box) map.toggleAttribute('overflows', box.scrollWidth > box.clientWidth + 1);
-    }
+    for (const map of copy.shadowRoot.querySelectorAll('[data-element="ap-heatmap"]')) map.toggleAttribute('overflows', overflows(map.shadowRoot?.querySelector('.scroll')));
   } catch {
     // the element draws it with its own code
   }

@@ -1,5 +1,5 @@
 // Which form a heatmap takes for its shape: a table with its numbers in its cells, a table of
-// colours alone, or a picture (a canvas). The element decides by it (heatmap.ts), and the first
+// colours alone, or a picture (a canvas); and whether its table scrolls sideways in its column. The element decides by it (heatmap.ts), and the first
 // screens drawn before its code has arrived (pages/first-screen.ts, pages/linked-screen.ts) draw
 // only what it draws as a table of numbers.
 
@@ -16,3 +16,7 @@ export const numbered = (rows: number, cols: number) => cols <= NUMBERED_COLUMNS
 
 /** Whether it is drawn as a table with its numbers in its cells. */
 export const inTable = (rows: number, cols: number) => !pictured(rows, cols) && numbered(rows, cols);
+
+/** Whether a table's scrolling box is narrower than the table: the heatmap then says it scrolls
+ *  sideways (its `overflows` attribute), as nothing else shows that more columns lie to the right. */
+export const overflows = (box: Element | null | undefined) => Boolean(box && box.scrollWidth > box.clientWidth + 1);

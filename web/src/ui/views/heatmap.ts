@@ -9,7 +9,7 @@ import { DeferredElement } from '../shared/deferred.js';
 import { rowView } from '../../core/packed.js';
 import { EDITING_STYLES, GridEditor } from '../shared/grid-editing.js';
 import { HEATMAP_STYLES } from './heatmap-styles.js';
-import { numbered, pictured } from './heatmap-form.js';
+import { numbered, overflows, pictured } from './heatmap-form.js';
 
 // A picture past 256 x 256 takes tens of milliseconds to paint: each is painted in a task of its
 // own, so neither the update that asked for it nor the other pictures wait behind it.
@@ -146,8 +146,7 @@ export class Heatmap extends DeferredElement {
   // else shows that more columns lie to the right. Told by a ResizeObserver, after layout: read
   // in updated(), the widths forced a layout in every heatmap drawn on a keystroke.
   private widths = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => {
-    const box = this.watched;
-    this.toggleAttribute('overflows', Boolean(box && box.scrollWidth > box.clientWidth + 1));
+    this.toggleAttribute('overflows', overflows(this.watched));
   });
   private watched: HTMLElement | null = null;  // the table's scrolling box, while it is drawn
 
