@@ -120,21 +120,38 @@ struct WhereItFailed : nlohmann::json_sax<json> {
   explicit WhereItFailed(const std::string& text) : text(text) {}
   const std::string& text;
   std::string message;
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool string(string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool start_object(std::size_t) override { return true; }
-  bool key(string_t&) override { return true; }
-  bool end_object() override { return true; }
-  bool start_array(std::size_t) override { return true; }
-  bool end_array() override { return true; }
+  std::string field;  // the top-level key whose value held the error, where the error is that value's own
+  // The top-level key whose value is being read ("" between values), so that text that is no
+  // text (a lone surrogate) names the setting it was given for, as any other bad value does.
+  std::size_t depth = 0;
+  std::string reading;
+  bool value() {
+    if (depth == 1) reading.clear();
+    return true;
+  }
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t) override { return value(); }
+  bool number_unsigned(number_unsigned_t) override { return value(); }
+  bool number_float(number_float_t, const string_t&) override { return value(); }
+  bool string(string_t&) override { return value(); }
+  bool binary(binary_t&) override { return value(); }
+  bool start_object(std::size_t) override { return ++depth, true; }
+  bool key(string_t& k) override {
+    if (depth == 1) reading = k;
+    return true;
+  }
+  bool end_object() override { return --depth, value(); }
+  bool start_array(std::size_t) override { return ++depth, true; }
+  bool end_array() override { return --depth, value(); }
   bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& ex) override {
     const bool overflow = std::string(ex.what()).find("number overflow") != std::string::npos;
     const std::size_t at = std::min(position > 0 ? position - 1 : 0, text.size());  // 0-based
+    if (std::string(ex.what()).find("surrogate") != std::string::npos && !reading.empty()) {
+      field = clip(reading, 40);
+      message = "is not text: it holds a lone surrogate (\\ud800 to \\udfff: half of a UTF-16 pair) near byte " + std::to_string(at);
+      return false;
+    }
     std::string near = overflow ? last_token : text.substr(at, 12);
     for (char& c : near) if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x80) c = '?';  // bytes of unknown validity
     message = std::string(overflow ? "number overflow" : "syntax error") + " at byte " + std::to_string(at) +
@@ -181,6 +198,7 @@ Result<json> parse_text(const std::string& text, const std::string& refusal) {
 #else
   WhereItFailed where(text);
   json::sax_parse(text, &where, nlohmann::detail::input_format_t::json, /*strict=*/true);
+  if (!where.field.empty()) return error_at(where.field, where.message);
   return error_at("", refusal + (where.message.empty() ? "" : ": " + where.message));
 #endif
 }

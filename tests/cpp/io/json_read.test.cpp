@@ -189,6 +189,29 @@ TEST_CASE("parse_text: the value, or the refusal with where the JSON went wrong"
   CHECK(err(std::string(100000, '[')) == "bad spec: nested deeper than 32 levels at byte 32");
 }
 
+TEST_CASE("parse_text: a lone surrogate names the top-level key whose value holds it", "[json_read]") {
+  const auto refused = [](const std::string& text) {
+    const auto r = jr::parse_text(text, "bad spec");
+    REQUIRE_FALSE(r.ok());
+    return r.error();
+  };
+  // A high half with no low half after it, a low half alone, one inside a list or deeper.
+  for (const char* text : {R"({"seed": 3, "sentence": "a\ud800b"})", R"({"sentence": "\udc00"})",
+                           R"({"sentence": "\ud800\u0041"})"}) {
+    INFO(text);
+    const attention::Error e = refused(text);
+    CHECK(e.field == "sentence");
+    CHECK(e.message.rfind("sentence: is not text: it holds a lone surrogate", 0) == 0);
+  }
+  CHECK(refused(R"({"tokens": ["a", "\ud800"]})").field == "tokens");
+  CHECK(refused(R"({"spec": {"sentence": "\ud800"}})").field == "spec");
+  // In a key, or between the values, no key holds it: the whole input is at fault.
+  CHECK(refused(R"({"sentence": "a", "\ud800": 1})").field.empty());
+  CHECK(refused(R"(["\ud800"])").field.empty());
+  // A pair is text.
+  CHECK(jr::parse_text(R"({"sentence": "\ud83d\ude00"})", "bad spec").ok());
+}
+
 TEST_CASE("parse_request: an object, or the usage line", "[json_read]") {
   CHECK(jr::parse_request(R"({"spec": {}})", "usage: {\"spec\": ...}").value() == json::parse(R"({"spec": {}})"));
   for (const char* text : {"[1]", "[]", "  [{}]"}) {
