@@ -31,12 +31,13 @@ std::string run_packed(const std::string& spec) {
 
 void drop_packed() { std::vector<double>().swap(packed); }
 
-// spec -> {"cells": N}: the work a spec takes, counted as for the size limit, so that the page
-// decides where to compute it from the core's count and never from its own guess.
+// spec -> {"cells": N, "tokens": n}: the work a spec takes, counted as for the size limit, and
+// its tokens (the rows of its matrices), so that the page decides where to compute it, and
+// whether a first screen can show it as tables, from the core's count and never from its own guess.
 std::string work(const std::string& spec) {
   const auto s = attention::parse_spec_text(spec);
   if (!s) return text(error_of(s.error()));
-  return text(nlohmann::json{{"cells", attention::work_of(s.value()).cells()}});
+  return text(nlohmann::json{{"cells", attention::work_of(s.value()).cells()}, {"tokens", s.value().tokens.size()}});
 }
 
 }  // namespace

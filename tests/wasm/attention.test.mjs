@@ -140,6 +140,22 @@ test('work(spec) counts what the size limit counts', () => {
   const dots = core.work({ sentence: '.'.repeat(512), d_model: 930 });
   assert.ok(dots.cells > 1_000_000, JSON.stringify(dots));
   assert.equal(core.work({ heads: 3 }).error.field, 'heads');
+  // and the tokens the core reads (the rows of the trace's matrices), as its run would
+  for (const spec of [{ sentence: 'a b c' }, { sentence: '.'.repeat(512), d_model: 930 }, { tokens: ['x', 'y'] }, { sentence: 'a, b; c' }]) {
+    const small = { ...spec, d_model: 4 };  // (the same tokens, less to compute)
+    assert.equal(core.work(spec).tokens, core.run(small).tokens.length, JSON.stringify(spec));
+  }
+});
+
+test('a lone surrogate is refused naming the key that holds it', async () => {
+  for (const spec of [{ sentence: 'a\ud800b' }, { model: 'tiny-lm', sentence: 'a\ud800b' }, { tokens: ['a', '\udc00'] }]) {
+    const key = Object.keys(spec).at(-1);
+    for (const call of ['run', 'work', 'numpy']) {
+      const r = core[call](spec);
+      assert.equal(r.error?.field, key, `${call} ${JSON.stringify(spec)}: ${JSON.stringify(r)}`);
+      assert.match(r.error.message, new RegExp(`^${key}: is not text: it holds a lone surrogate`));
+    }
+  }
 });
 
 test('settings() carries each key\'s type, default, range or choices, modes and help', () => {

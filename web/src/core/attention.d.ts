@@ -135,7 +135,7 @@ export interface AttentionCore {
   random(request: { seed?: number; dist?: Init; rows?: number; cols?: number }): Matrix | SpecError;
   /** How many numbers run(spec) would compute, counted by the core without computing them
    *  (the page sends large traces to a worker by it), or the error naming the field at fault. */
-  work(spec: Spec | string): { cells: number } | SpecError;
+  work(spec: Spec | string): { cells: number; tokens: number } | SpecError;
   /** A NumPy-only Python program that rebuilds the trace. */
   numpy(spec: Spec | string): string | SpecError;
   /** How one cell of scores, weights or output came to be, with the real numbers. */

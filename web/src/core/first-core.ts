@@ -4,6 +4,8 @@
 // loads the whole core, which takes over. Whether a page wants it is said by its first script,
 // which starts compiling it (early.ts, embed.ts): this module names no wasm file of its own,
 // so the one-file builds, which inline every file they name, do not carry it.
+import type { Spec, SpecError, Trace } from './attention.js';
+import { BACKGROUND_CELLS } from './background.js';
 import { EARLY, FIRST_HEATMAP, type WithEarly } from './instantiate.js';
 import { instantiateFirst } from './first-module.js';
 import { packedCalls, type PackedCalls } from './wrap.js';
@@ -38,4 +40,16 @@ function guarded(calls: PackedCalls): PackedCalls {
     }
   };
   return { runPacked: guard(calls.runPacked), trace: guard(calls.trace), work: guard(calls.work) } as PackedCalls;
+}
+
+/** The trace of `spec` for a screen drawn before the element (a shared link's, a post's), or
+ *  null where the element is to draw it. The core counts the work first, and the spec runs here,
+ *  on the page's main thread, only when the element itself would run it there (under
+ *  BACKGROUND_CELLS) and when `shows(tokens)` says a screen of that many tokens can be drawn:
+ *  a crafted link or post then blocks its page no longer than the element would, and a screen
+ *  that could not be tables is given up before anything is computed. */
+export function traceFor(calls: PackedCalls, spec: Spec, shows: (tokens: number) => boolean): Trace | SpecError | null {
+  const work = calls.work(spec);
+  if ('error' in work || work.cells >= BACKGROUND_CELLS || !shows(work.tokens)) return null;
+  return calls.trace(spec);
 }

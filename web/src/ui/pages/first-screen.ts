@@ -7,11 +7,12 @@
 // after this, not beside the wasm, so that on a slow connection the first heatmap waits for
 // neither. Only what the element would draw the same way is drawn here: a playground with a
 // preset, its own matrices, chosen controls, the trained model or a setting it would complain
-// of, one showing anything but the weights, weights too large for numbers in their cells, one as
+// of, one showing anything but the weights, weights too large for numbers in their cells or a
+// spec the element would compute in its worker (the core counts both before anything runs), one as
 // wide as the page's layout (760 px and more), one on a page that styles its ::parts, or a page
 // opened by a link to a playground's own state, waits for its own code.
 import { adoptStyles, type CSSResult } from '@lit/reactive-element/css-tag.js';
-import { loadFirst } from '../../core/first-core.js';
+import { loadFirst, traceFor } from '../../core/first-core.js';
 import { KEY_OF_ATTRIBUTE, MATRIX_KEYS, SETTINGS, readEntries, toHash, toSpec, type Reading } from '../../state/settings.js';
 import { SEQUENTIAL, full, gradientStyle, short, swatchOf } from '../shared/colour.js';
 import { nearUniform } from '../shared/uniform.js';
@@ -41,8 +42,9 @@ export async function drawFirstScreens(elements: Element[]): Promise<void> {
   for (const [el, r] of wanted) {
     if (customElements.get('attention-playground') || el.querySelector(':scope > [slot="first-screen"]')) continue;
     try {
-      const t = calls.trace(toSpec(r.state, r.overrides)) as { error?: unknown; tokens: string[]; weights: Matrix[]; mask?: Matrix };
-      if (t.error || !inTable(t.tokens.length, t.tokens.length)) continue;
+      // (the weights are tokens x tokens)
+      const t = traceFor(calls, toSpec(r.state, r.overrides), (n) => inTable(n, n)) as { error?: unknown; tokens: string[]; weights: Matrix[]; mask?: Matrix } | null;
+      if (!t || t.error) continue;
       draw(el, r, t);
     } catch {
       // the element draws it with its own code

@@ -9,8 +9,9 @@
 // chip and label a copy of a written one, so that it looks as they do. The element then keeps
 // that screen until it draws its own (its data-hash is the link's, as the element writes it).
 // Anything else (another setting, a value the table would refuse, a spec the core refuses, a
-// heatmap too large for numbers in its cells) leaves the screen hidden for the element to draw.
-import { loadFirst } from '../../core/first-core.js';
+// heatmap too large for numbers in its cells, a spec the element would compute in its worker)
+// leaves the screen hidden for the element to draw.
+import { loadFirst, traceFor } from '../../core/first-core.js';
 import { autoValue } from '../../state/auto-value.js';
 import { diverging, extent, short, swatchOf, type Scale } from '../shared/colour.js';
 import { inTable, overflows } from '../views/heatmap-form.js';
@@ -36,8 +37,10 @@ export async function drawLinkedScreen(): Promise<void> {
     if (!link) return;
     const calls = await loadFirst();
     if (!calls || customElements.get('attention-playground')) return;
-    const t = calls.trace(link.spec) as Trace;
-    if (t.error) return;
+    // (a heatmap whose rows are the tokens holds them all as table rows)
+    const rowsFit = (tokens: number) => !Object.values(written.heatmaps).some((map) => map.tokens && !inTable(tokens, 1));
+    const t = traceFor(calls, link.spec, rowsFit) as Trace | null;
+    if (!t || t.error) return;
     // The copy drawn at the element's width (the wide page's, or the phone's: page.css) is
     // redrawn, and the other one taken out: at another width it would show the defaults' numbers.
     const copy = screen.querySelector(`:scope > ${willBeNarrow(screen.parentElement!) ? '.narrow' : '.wide'}`);
