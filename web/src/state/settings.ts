@@ -244,5 +244,17 @@ export function fromHash(hash: string, table: SettingDef[] = SETTINGS, start: Re
   } catch {
     return { ...start, problems: ['the link could not be read'] };
   }
-  return readEntries([...params].map(([k, v]): [string, string, string] => [k, v, k]), start, table);
+  const read = readEntries([...params].map(([k, v]): [string, string, string] => [k, v, k]), start, table);
+  return { ...read, problems: [...read.problems, ...givenTwice(params)] };
+}
+
+/** What a link gives more than once: named, with the value read (the last, as for any reading of
+ *  entries in order), so that a link is never read one way by one reader and another way by
+ *  another without a word. */
+export function givenTwice(params: URLSearchParams): string[] {
+  const keys = [...params.keys()];
+  return [...new Set(keys.filter((k, i) => keys.indexOf(k) !== i))].map((k) => {
+    const all = params.getAll(k);
+    return `"${k.slice(0, 40)}" is given ${all.length} times: the last (${JSON.stringify(all[all.length - 1].slice(0, 40))}) was read`;
+  });
 }

@@ -2,6 +2,8 @@
 // weights are coloured row by row, the steppers' steps and the trained model's layer. A Share
 // link carries it, so the link opens on the same view; it lives in the hash after the settings,
 // and only where it differs from the defaults.
+import { givenTwice } from './settings.js';
+
 export interface ViewState {
   focus: number;            // the token followed, from 0
   head: number;             // the head followed, from 0
@@ -13,6 +15,7 @@ export interface ViewState {
 
 export const VIEW_DEFAULTS: ViewState = { focus: 0, head: 0, relative: null, step: 0, block: 0, layer: 1 };
 const WHOLES = ['focus', 'head', 'step', 'block', 'layer'] as const;
+const VIEW_KEYS = [...WHOLES, 'relative'] as const;
 const WHOLE = /^\d{1,6}$/;
 
 /** The view's keys taken out of a hash: the rest (the settings), the view, and what was not
@@ -25,15 +28,16 @@ export function splitView(hash: string): { rest: string; view: ViewState; proble
   } catch {
     return { rest: hash, view, problems };
   }
+  problems.push(...givenTwice(new URLSearchParams([...params].filter(([k]) => (VIEW_KEYS as readonly string[]).includes(k)))));
   for (const key of WHOLES) {
-    const text = params.get(key);
-    if (text === null) continue;
+    const text = params.getAll(key).at(-1);  // (the last, as the settings read theirs)
+    if (text === undefined) continue;
     if (WHOLE.test(text)) view[key] = Number(text);
     else problems.push(`${key}="${text.slice(0, 40)}" is not valid`);
     params.delete(key);
   }
-  const relative = params.get('relative');
-  if (relative !== null) {
+  const relative = params.getAll('relative').at(-1);
+  if (relative !== undefined) {
     if (relative === '1' || relative === '0') view.relative = relative === '1';
     else problems.push(`relative="${relative.slice(0, 40)}" is not valid`);
     params.delete('relative');
