@@ -28,6 +28,7 @@ mkdirSync(assets, { recursive: true });
 writeFileSync(`${work}tables.ts`, `export * from '${root}web/src/elements.ts';
 export { SETTINGS, MATRIX_KEYS } from '${root}web/src/state/settings.ts';
 export { PRESETS } from '${root}web/src/state/presets.ts';
+export { MODEL, extrasOf } from '${root}web/src/state/model-mode.ts';
 `);
 await build({
   ...quiet,
@@ -81,8 +82,15 @@ function describe(tag, Element, table) {
   return { tag, attributes: rows };
 }
 
+// The trained model's spec takes the sentence and no setting that shapes or gives random
+// weights: the element sends such a setting once, for the core to refuse it by name, and a
+// notebook refuses it where it is given.
+const playground = describe('attention-playground', m.AttentionPlayground, m.SETTINGS);
+const specKey = (key) => m.SETTINGS.some((d) => d.key === key) || m.MATRIX_KEYS.includes(key);
+playground.trained = { setting: 'model', value: m.MODEL,
+  refuses: playground.attributes.filter((r) => specKey(r.key) && m.extrasOf([r.key]).length).map((r) => r.attribute) };
 const elements = [
-  describe('attention-playground', m.AttentionPlayground, m.SETTINGS),
+  playground,
   describe('attention-compare', m.AttentionCompare, m.AttentionCompare.table),
   describe('attention-trainer', m.AttentionTrainer, m.AttentionTrainer.table),
 ];

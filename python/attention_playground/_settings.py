@@ -33,6 +33,7 @@ def _read(name):
 
 
 _tables = None
+_trained = {}  # tag -> what the trained model refuses: {"setting", "value", "refuses": [attribute]}
 
 
 def tables():
@@ -42,6 +43,8 @@ def tables():
         described = json.loads(_read("elements.json"))
         _tables = {}
         for element in described["elements"]:
+            if "trained" in element:
+                _trained[element["tag"]] = element["trained"]
             names = {}
             for row in element["attributes"]:
                 names[row["attribute"].replace("-", "_")] = row
@@ -364,4 +367,21 @@ def attributes(tag, owner, settings):
         text = attribute_value(owner, name, row, value)
         if text is not False:
             out.append((row["attribute"], text))
+    _refuse_with_trained(tag, owner, table, settings)
     return out
+
+
+def _refuse_with_trained(tag, owner, table, settings):
+    """The trained model's sizes and weights are learned: a setting that would shape or give
+    random weights beside model="tiny-lm" is refused here, naming it, as the command line and
+    the core refuse it (the element would only say so on the page)."""
+    trained = _trained.get(tag)
+    if trained is None:
+        return
+    model = next((v for n, v in settings.items() if table[n]["attribute"] == trained["setting"]), None)
+    if model != trained["value"]:
+        return
+    for name, value in settings.items():
+        if value is not None and table[name]["attribute"] in trained["refuses"]:
+            raise SettingError(f"{owner} setting {name} does not apply to the trained model "
+                               f"({trained['setting']}={trained['value']!r}): its sizes and weights are learned, not set")

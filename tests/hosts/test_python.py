@@ -76,6 +76,19 @@ class Settings(unittest.TestCase):
         with self.assertRaises(ap.SettingError) as e:
             ap.Playground(model="gpt-2")
         self.assertIn("model", str(e.exception))
+        # Its sizes and weights are learned: what would shape or give random weights is refused
+        # where it is given, naming it, as the command line refuses it (in either order, any spelling).
+        for given in ({"seed": 3}, {"heads": 2}, {"mask": "causal"}, {"X": [[1.0]]}, {"w_q": [[1.0]]}, {"d_model": 8}):
+            for settings in ({"model": "tiny-lm", **given}, {**given, "model": "tiny-lm"}):
+                with self.subTest(settings=settings), self.assertRaises(ap.SettingError) as e:
+                    ap.Playground(**settings)
+                name = next(iter(given))
+                self.assertTrue(str(e.exception).startswith(f"Playground setting {name} does not apply to the trained model"), str(e.exception))
+        # What the page shows is not the model's spec: the view, the theme, the controls are taken,
+        # and None leaves a setting at its default.
+        p = ap.Playground(model="tiny-lm", sentence="ab ab", view="weights", theme="dark", controls="none", seed=None)
+        self.assertEqual(p.attributes, {"model": "tiny-lm", "sentence": "ab ab", "view": "weights", "theme": "dark", "controls": "none"})
+        self.assertEqual(ap.Playground(model="random", seed=3).attributes, {"model": "random", "seed": "3"})
 
     def test_matrices_as_lists_or_arrays(self):
         x = np.array([[0.1, -0.3], [1e-7, 2.0]])
