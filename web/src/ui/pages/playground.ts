@@ -5,7 +5,7 @@
 // first use, each layer is drawn by the same views as a self-attention trace, and its own views
 // add what the heads do and what the model expects next.
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import { load, type AttentionCore, type ModelCard, type ModelTrace, type Spec } from '../../core/attention.js';
+import { load, type AttentionCore, type ModelCard, type ModelTrace, type Spec, type Trace } from '../../core/attention.js';
 import { PACKED, lazyRows, type Packed } from '../../core/packed.js';
 import { keepUnchanged } from '../../core/unchanged.js';
 import { large, traceOf } from '../../core/background.js';
@@ -33,14 +33,14 @@ import '../views/arcs.js';
 import '../shared/deferred-block.js';
 import { litCells, type Block } from '../views/lit-cells.js';
 import { unscopedHash, withScope } from '../../state/scoped-hash.js';
-import { TOKEN_ROWS, captionOf } from '../../state/trace-schema.js';
-import { splitView, viewHash, type ViewState } from '../../state/view-state.js';
+import { TOKEN_ROWS, captionOf, isSelf } from '../../state/trace-schema.js';
+import { VIEW_DEFAULTS, splitView, viewHash, type ViewState } from '../../state/view-state.js';
 import { specEntries } from '../../state/from-spec.js';
 import { autoValue } from '../../state/auto-value.js';
 import type { DrawHeatmap } from '../views/draw.js';
 import { loadLaterViews, modern } from './later-views.js';
 import { CONTEXT, MODEL, UNKNOWN, WEIGHTS_SIZE, characters, extrasOf, isModelState, isModelTrace, keepWeights, layerTrace, modelNote, repeatHint, repeatRefusal, repeated,
-  tokenMark, tokenName } from '../../state/model-mode.js';
+  modelSpec, tokenMark, tokenName } from '../../state/model-mode.js';
 import { count } from '../shared/count.js';
 
 type Json = Record<string, any>;
@@ -125,6 +125,7 @@ export class AttentionPlayground extends LitElement {
   presets = false;     // the worked examples on an embedded element
   focusToken = 0;      // the token the flow view follows (its position, from 0)
   focusHead = 0;       // the head it follows, from 0
+  private viewRead = '';  // a link's view not yet held against a trace: what a note on it begins with
   relative: boolean | null = null;  // weights coloured row by row; null: when they are near-uniform
   stepAt = 0;          // the decode stepper's position
   blockAt = 0;         // the online stepper's key block
@@ -360,7 +361,31 @@ export class AttentionPlayground extends LitElement {
     this.stepAt = view.step;
     this.blockAt = view.block;
     this.layer = Math.max(1, view.layer);
+    this.viewRead = problem;
+    this.addNote(problem, problems);
+  }
+
+  private addNote(problem: string, problems: string[]) {
     if (problems.length) this.note = `${this.note ? `${this.note} ` : ''}${problem}: ${problems.join('; ')}.`;
+  }
+
+  /** The head and layer followed, held against the trace's (`layers` of `heads` each): one a link
+   *  asked for that the trace does not have is not understood, as head=-1 is (said in a note, and
+   *  left at its default); one left behind by fewer heads or layers goes back to it quietly. No
+   *  label then names a head or layer that is not drawn. */
+  private fitView(layers: number, heads: number) {
+    const problems: string[] = [];
+    const range = (what: string, from: number, count: number) => (count === 1 ? `there is one ${what}, ${from}` : `the ${what}s are ${from} to ${from + count - 1}`);
+    if (this.layer > layers) {
+      problems.push(`layer="${this.layer}" is not valid: ${range('layer', 1, layers)}`);
+      this.layer = VIEW_DEFAULTS.layer;
+    }
+    if (this.focusHead >= heads) {
+      problems.push(`head="${this.focusHead}" is not valid: ${range('head', 0, heads)}`);
+      this.focusHead = VIEW_DEFAULTS.head;
+    }
+    if (this.viewRead) this.addNote(this.viewRead, problems);
+    this.viewRead = '';
   }
 
   private compute() {
@@ -423,7 +448,12 @@ export class AttentionPlayground extends LitElement {
         extras = extras.filter((k) => k !== field);
         continue;
       }
-      return this.show(wanted, wanted, result, refusal, []);
+      if (this.model) return this.show(wanted, wanted, result, refusal, []);
+      // The model's first views are drawn in a task after the one that computed its first trace
+      // (a cold module's slowest): together they were the longest task of a page opening on it.
+      const id = this.computed;
+      setTimeout(() => { if (id === this.computed) this.show(wanted, wanted, result, refusal, []); });
+      return;
     }
   }
 
@@ -439,9 +469,15 @@ export class AttentionPlayground extends LitElement {
     };
     core.loadModel().then((r) => {
       if ('error' in r) return failed(r.error.message);
-      this.card = r.card;
-      this.modelStatus = 'ready';
-      this.compute();
+      // The first trace in a task of its own: with the weights' install it made one long task.
+      // A trace of one character first, in a task of its own too, computes the heads' scores on
+      // the probe (which every trace of the model carries, computed once) on a cold module.
+      setTimeout(() => core.trace(modelSpec(' ')));
+      setTimeout(() => {
+        this.card = r.card;
+        this.modelStatus = 'ready';
+        this.compute();
+      });
     }, (e) => failed(String(e?.message ?? e)));
   }
 
@@ -466,11 +502,12 @@ export class AttentionPlayground extends LitElement {
         // The learned weights: kept, so their views are not drawn again.
         this.model = keepWeights(this.model, result, keepUnchanged);
         if (this.toInduction) this.openOnInduction(this.model);
-        this.layer = Math.min(Math.max(1, this.layer), this.model.layers.length);
+        this.fitView(this.model.layers.length, this.model.layers[0].weights.length);
         this.shownTrace = layerTrace(this.model, this.layer - 1) as unknown as Json;
       } else {
         this.model = null;
         this.shownTrace = keepUnchanged(this.shownTrace, result);  // views of unchanged numbers are not drawn again
+        this.fitView(1, isSelf(result as Trace) ? result.weights.length : 1);
       }
       this.traced = spec;
       this.stale = false;
