@@ -10,7 +10,7 @@ import { CHROMIUM } from '../tests/e2e/harness.mjs';
 import { spread } from './spread.mjs';
 
 const SENTENCE = 'The animal did not cross the street because it was too tired';
-const post = (elements) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A post</title>
+export const post = (elements) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A post</title>
 <link rel="icon" href="data:,"><script type="module" src="/attention-playground.js"></script></head>
 <body><main style="max-width: 700px; margin: auto"><h1>A post about attention</h1><p>Some words before the widget.</p>
 ${elements.join('\n<p>More words between the widgets.</p>\n')}</main></body></html>`;

@@ -244,6 +244,16 @@ export function arrivalTargets(a) {
   return rows;
 }
 
+/** Crafted links and posts: none blocks its page more than 200 ms longer than the plain link in
+ *  the same run (the worst run decides), and the model's link no longer than the plain link. */
+export function hostileTargets(rows, baseline, modelLink) {
+  const ms = (x) => `${f(x.median, 0)} ms (${f(x.min, 0)}–${f(x.max, 0)})`;
+  return rows.filter((r) => r.over_baseline_ms && r.arrival !== baseline).flatMap((r) => [
+    [`opening ${r.arrival}: longest task ≤ 200 ms over ${baseline}'s`, ms(r.over_baseline_ms), r.over_baseline_ms.max <= 200],
+    ...(r.arrival === modelLink ? [[`opening ${r.arrival}: longest task no longer than ${baseline}'s`, ms(r.over_baseline_ms), r.over_baseline_ms.max <= 0]] : []),
+  ]);
+}
+
 /** The trained model: what its heads do, how well it predicts, its keystroke and its training. */
 function modelLines(m) {
   const run = (x, digits = 1) => `${f(x.median, digits)} (${f(x.min, digits)}–${f(x.max, digits)})`;

@@ -13,10 +13,10 @@ import { tfjsReady, tfjsForward } from './tfjs.mjs';
 import { serve } from '../tests/e2e/serve.mjs';
 import { CHROMIUM } from '../tests/e2e/harness.mjs';
 import { importTSTree } from '../tests/e2e/typescript.mjs';
-import { report, pageTargets, kernelTargets, arrivalTargets, modelTargets } from './report.mjs';
+import { report, pageTargets, kernelTargets, arrivalTargets, modelTargets, hostileTargets } from './report.mjs';
 import { editSentence, openSettled } from './page-edits.mjs';
 import { quantile, spread } from './spread.mjs';
-import { arrivals } from './arrivals.mjs';
+import { arrivals, post } from './arrivals.mjs';
 
 // The training loop's largest call, from its TypeScript (Node runs no .ts of itself).
 const { MAX_CHUNK } = await importTSTree('web/src/core/training-loop.ts');
@@ -229,11 +229,58 @@ const HOSTILE_LINKS = {  // name -> [tokens, link]
   // (its count passes the limit), so the largest it accepts
   'online blocks of 1': [smoke ? LONG : 500, (n) => `sentence=${encodeURIComponent(Array.from({ length: n }, (_, i) => `w${i % 97}`).join(' '))}&d_model=24&online_block=1`],
 };
+// Links and posts whose first screens once ran the core on the page's main thread for seconds
+// before the element (which sends such work to its worker), each loaded beside the plain link
+// #seed=3 in the same run: the longest main-thread task from navigation until every element on
+// the page has drawn or refused and a second has passed.
+const WORDS_400 = Array.from({ length: 400 }, (_, i) => `w${i}`).join(' ');
+const BIG_WEIGHTS = `<attention-playground view="weights" d-model="1024" heads="1" sentence="${WORDS_400}"></attention-playground>`;
+const FREEZE_BASELINE = 'link #seed=3';
+const MODEL_LINK = 'model link, 128 characters';
+const FREEZES = {  // name -> the path loaded
+  [FREEZE_BASELINE]: '/#seed=3',
+  'link d_model=1024, heads=2': '/#d_model=1024&heads=2',
+  'link d_model=1024, 400 words': `/#d_model=1024&heads=1&sentence=${encodeURIComponent(WORDS_400)}`,
+  'post, 400 words, view="weights"': '/freeze-1.html',
+  'post, 400 words, view="weights", 3 times': '/freeze-3.html',
+  [MODEL_LINK]: `/#model=tiny-lm&sentence=${encodeURIComponent('the cat sat on the mat. '.repeat(6).slice(0, 128))}`,
+};
+const FREEZE_PAGES = { '/freeze-1.html': post([BIG_WEIGHTS]), '/freeze-3.html': post([BIG_WEIGHTS, BIG_WEIGHTS, BIG_WEIGHTS]) };
+
+async function freezes(browser, server) {
+  const runs = [];
+  for (let run = 0; run < RUNS; run++) {
+    const longest = {};
+    for (const [name, path] of Object.entries(FREEZES)) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.addInitScript(() => {
+        window.blocks = [];
+        new PerformanceObserver((l) => l.getEntries().forEach((e) => window.blocks.push(e.duration))).observe({ type: 'longtask', buffered: true });
+      });
+      await page.goto(server.base + path.slice(1));
+      await page.waitForFunction(() => {
+        const all = [...document.querySelectorAll('attention-playground')];
+        return customElements.get('attention-playground') && all.length && all.every((el) => (el.trace || el.error) && !el.busy);
+      }, null, { timeout: 120_000, polling: 50 });
+      await page.waitForTimeout(1000);
+      longest[name] = await page.evaluate(() => Math.max(0, ...window.blocks));
+      await context.close();
+    }
+    runs.push(longest);
+  }
+  const out = Object.keys(FREEZES).map((name) => ({ arrival: name, longest_task_ms: spread(runs.map((r) => r[name])),
+    over_baseline_ms: spread(runs.map((r) => r[name] - r[FREEZE_BASELINE])) }));
+  for (const row of out) say(`opening ${row.arrival}: longest task ${row.longest_task_ms.runs.map((x) => x.toFixed(0)).join(', ')} ms; over ${FREEZE_BASELINE} in the same run ${row.over_baseline_ms.runs.map((x) => x.toFixed(0)).join(', ')} ms`);
+  return out;
+}
+
 async function hostile() {
-  const server = await serve();
+  const server = await serve(FREEZE_PAGES);
   const browser = await chromium.launch(CHROMIUM);
   const out = [];
   try {
+    out.push(...await freezes(browser, server));
     for (const [name, [tokens, link]] of Object.entries(HOSTILE_LINKS)) {
       const runs = [];
       for (let run = 0; run < RUNS; run++) {
@@ -573,7 +620,8 @@ if (only) {
   const measured = {};
   for (const name of only) measured[name] = await parts[name]();
   const targets = [...(measured.kernel ? kernelTargets(measured.kernel) : []), ...(measured.interactive && measured.coldstart ? pageTargets(measured) : []),
-    ...(measured.arrivals ? arrivalTargets(measured.arrivals) : []), ...(measured.model ? modelTargets(measured.model) : [])];
+    ...(measured.arrivals ? arrivalTargets(measured.arrivals) : []), ...(measured.model ? modelTargets(measured.model) : []),
+    ...(measured.hostile ? hostileTargets(measured.hostile, FREEZE_BASELINE, MODEL_LINK) : [])];
   for (const [target, figure, met] of targets) say(`${met ? 'met    ' : 'NOT YET'}  ${target}: ${figure}`);
   // the arrivals and the trained model are kept, and BENCHMARKS.md written again with them beside
   // the last full run's figures
