@@ -152,13 +152,18 @@ test('the first screen draws what is on it: a matrix far below waits in a place 
 test('the matrices in sight are drawn with the page around them, not a frame later', async () => {
   const page = await env.page({ viewport: { width: 1280, height: 800 } });
   await page.addInitScript(() => {
-    // Note, at every animation frame, whether X has its cells by the first frame that has the page's trace.
+    // Note, for every frame that began with the page's trace, whether X had its cells when the
+    // frame was laid out (views in sight are placed and drawn in the frame's callbacks, before its
+    // layout and paint): a ResizeObserver's first report comes after that layout, in the frame.
     window.frames = [];
     const look = () => {
-      const el = document.querySelector('attention-playground');
-      const x = el?.shadowRoot?.querySelector('ap-heatmap[key="X"]');
-      if (el?.trace) window.frames.push({ cells: x?.shadowRoot?.querySelectorAll('td[data-row]').length ?? 0 });
-      if (window.frames.length < 3) requestAnimationFrame(look);
+      if (!document.querySelector('attention-playground')?.trace) return requestAnimationFrame(look);
+      new ResizeObserver((_, observer) => {
+        observer.disconnect();
+        const x = document.querySelector('attention-playground').shadowRoot?.querySelector('ap-heatmap[key="X"]');
+        window.frames.push({ cells: x?.shadowRoot?.querySelectorAll('td[data-row]').length ?? 0 });
+        if (window.frames.length < 3) requestAnimationFrame(look);
+      }).observe(document.documentElement);
     };
     requestAnimationFrame(look);
   });
