@@ -247,7 +247,7 @@ export function arrivalTargets(a) {
 /** Crafted links and posts: none blocks its page more than 200 ms longer than the plain link in
  *  the same run (the worst run decides), and the model's link no longer than the plain link. */
 export function hostileTargets(rows, baseline, modelLink) {
-  const ms = (x) => `${f(x.median, 0)} ms (${f(x.min, 0)}–${f(x.max, 0)})`;
+  const ms = (x) => `${Math.round(x.median)} ms (${Math.round(x.min)} to ${Math.round(x.max)})`;
   return rows.filter((r) => r.over_baseline_ms && r.arrival !== baseline).flatMap((r) => [
     [`opening ${r.arrival}: longest task ≤ 200 ms over ${baseline}'s`, ms(r.over_baseline_ms), r.over_baseline_ms.max <= 200],
     ...(r.arrival === modelLink ? [[`opening ${r.arrival}: longest task no longer than ${baseline}'s`, ms(r.over_baseline_ms), r.over_baseline_ms.max <= 0]] : []),
