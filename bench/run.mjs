@@ -233,6 +233,11 @@ const HOSTILE_LINKS = {  // name -> [tokens, link]
 // before the element (which sends such work to its worker), each loaded beside the plain link
 // #seed=3 in the same run: the longest main-thread task from navigation until every element on
 // the page has drawn or refused and a second has passed.
+// (run in the page before its scripts: every long task's duration, in window.blocks)
+const recordLongTasks = () => {
+  window.blocks = [];
+  new PerformanceObserver((l) => l.getEntries().forEach((e) => window.blocks.push(e.duration))).observe({ type: 'longtask', buffered: true });
+};
 const WORDS_400 = Array.from({ length: 400 }, (_, i) => `w${i}`).join(' ');
 const BIG_WEIGHTS = `<attention-playground view="weights" d-model="1024" heads="1" sentence="${WORDS_400}"></attention-playground>`;
 const FREEZE_BASELINE = 'link #seed=3';
@@ -254,10 +259,7 @@ async function freezes(browser, server) {
     for (const [name, path] of Object.entries(FREEZES)) {
       const context = await browser.newContext();
       const page = await context.newPage();
-      await page.addInitScript(() => {
-        window.blocks = [];
-        new PerformanceObserver((l) => l.getEntries().forEach((e) => window.blocks.push(e.duration))).observe({ type: 'longtask', buffered: true });
-      });
+      await page.addInitScript(recordLongTasks);
       await page.goto(server.base + path.slice(1));
       await page.waitForFunction(() => {
         const all = [...document.querySelectorAll('attention-playground')];
@@ -285,10 +287,7 @@ async function hostile() {
       const runs = [];
       for (let run = 0; run < RUNS; run++) {
         const page = await browser.newPage();
-        await page.addInitScript(() => {
-          window.blocks = [];
-          new PerformanceObserver((l) => l.getEntries().forEach((e) => window.blocks.push(e.duration))).observe({ type: 'longtask', buffered: true });
-        });
+        await page.addInitScript(recordLongTasks);
         await page.goto(`${server.base}#${link(tokens)}`);
         const settled = () => page.evaluate(() => new Promise((r) => {
           const el = document.querySelector('attention-playground');

@@ -120,11 +120,15 @@ test('a head or layer the link asks for and the trace does not have gets a note,
 
 test('a key given twice gets a note naming it and the value read, in the element as in the linked screen', async () => {
   const page = await env.page();
-  await page.goto(`${env.base}#sentence=a&sentence=b+c&seed=1&seed=2`);
+  await page.goto(`${env.base}#sentence=a&sentence=b+c&seed=1&seed=2&heads=2&head=5`);
   await ready(page);
+  await page.waitForFunction(() => document.querySelector('attention-playground').trace);
   const note = await noteOf(page);
   assert.match(note, /"sentence" is given 2 times: the last \("b c"\) was read/);
   assert.match(note, /"seed" is given 2 times: the last \("2"\) was read/);
+  // the link's settings and its view, in one sentence under one heading
+  assert.equal(note.split('Some of the link was not understood').length - 1, 1, note);
+  assert.match(note, /was read; head="5" is not valid: the heads are 0 to 1\.$/);
   const spec = await page.locator('attention-playground').evaluate((el) => el.spec);
   assert.equal(spec.sentence, 'b c');
   assert.equal(spec.seed, 2);

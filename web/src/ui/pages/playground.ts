@@ -365,8 +365,13 @@ export class AttentionPlayground extends LitElement {
     this.addNote(problem, problems);
   }
 
+  /** Adds `problems` to the note under `problem`, as one more sentence, or in the last one when
+   *  that is under the same words (a link's settings, then its view, read in turn). */
   private addNote(problem: string, problems: string[]) {
-    if (problems.length) this.note = `${this.note ? `${this.note} ` : ''}${problem}: ${problems.join('; ')}.`;
+    if (!problems.length) return;
+    const last = this.note.lastIndexOf(`${problem}: `);
+    const same = last >= 0 && this.note.endsWith('.') && !this.note.slice(last).includes('. ');
+    this.note = same ? `${this.note.slice(0, -1)}; ${problems.join('; ')}.` : `${this.note ? `${this.note} ` : ''}${problem}: ${problems.join('; ')}.`;
   }
 
   /** The head and layer followed, held against the trace's (`layers` of `heads` each): one a link
@@ -472,7 +477,10 @@ export class AttentionPlayground extends LitElement {
       // The first trace in a task of its own: with the weights' install it made one long task.
       // A trace of one character first, in a task of its own too, computes the heads' scores on
       // the probe (which every trace of the model carries, computed once) on a cold module.
-      setTimeout(() => core.trace(modelSpec(' ')));
+      setTimeout(() => {
+        const probe = modelSpec(' ');
+        if (!large(core, probe)) core.trace(probe);
+      });
       setTimeout(() => {
         this.card = r.card;
         this.modelStatus = 'ready';
