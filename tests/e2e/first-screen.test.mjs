@@ -133,18 +133,27 @@ test('on a phone the first matrix is on the first screen and the settings are fo
   await done(page);
 });
 
-test('the first screen draws what is on it: a matrix far below waits in a place of its size, and shows the core\'s numbers when reached', async () => {
+test('the first screen draws what is on it: a step far below waits in a place of a step\'s usual size, and shows the core\'s numbers when reached', async () => {
   const page = await env.page({ viewport: { width: 1280, height: 800 } });
-  await page.addInitScript(() => { window.requestIdleCallback = () => 0; });  // no idle time: only being reached draws a view
+  await page.addInitScript(() => { window.requestIdleCallback = () => 0; });  // no idle time: only being reached draws a step
   await page.goto(env.base + '#heads=2&d_model=8');
   await page.locator('ap-heatmap[key="X"] td[data-row]').first().waitFor();
+  const steps = page.locator('ap-deferred-block');
+  const held = await steps.evaluateAll((all) => all.map((b) => ({ drawn: b.childElementCount > 0, height: b.getBoundingClientRect().height })));
+  assert.equal(await page.locator('ap-heatmap[key="output"]').count(), 0, 'the output\'s step is not drawn while far below');
+  assert.ok(held.every((h) => h.height > 0), 'every step holds a place');
+  // scrolled to, step by step, each draws when reached
+  for (let i = held.findIndex((h) => !h.drawn); i < held.length && !(await page.locator('ap-heatmap[key="output"]').count()); i++) {
+    await steps.nth(i).scrollIntoViewIfNeeded();
+    await steps.nth(i).locator(':scope > *').first().waitFor();
+  }
   const output = page.locator('ap-heatmap[key="output"]');
-  const waiting = await output.evaluate((el) => ({ cells: el.shadowRoot.querySelectorAll('td').length, height: el.getBoundingClientRect().height }));
-  assert.equal(waiting.cells, 0, 'not drawn while far below');
   await output.scrollIntoViewIfNeeded();
   await output.locator('td[data-row]').first().waitFor();
-  const height = await output.evaluate((el) => el.getBoundingClientRect().height);
-  assert.ok(Math.abs(height - waiting.height) < 0.25 * height, `held ${waiting.height}px for a matrix of ${height}px`);
+  const at = await steps.evaluateAll((all) => all.findIndex((b) => b.querySelector('ap-heatmap[key="output"]')));
+  assert.ok(!held[at].drawn, 'the output\'s step was far below');
+  const height = await steps.nth(at).evaluate((b) => b.getBoundingClientRect().height);
+  assert.ok(Math.abs(height - held[at].height) < 0.5 * height, `held ${held[at].height}px for a step of ${height}px`);
   assert.deepEqual(await cells(page, 'output'), core.run(await specOf(page)).output);
   await done(page);
 });

@@ -157,6 +157,9 @@ export interface AttentionCore {
    *  shipped model's, and later calls without bytes resolve to them; refused bytes leave the
    *  model that was installed. */
   loadModel(bytes?: Uint8Array): Promise<{ card: ModelCard } | SpecError>;
+  /** The weights file installed last (fetched or given), or null before any: what a worker
+   *  installs to run the same model. */
+  installedModel(): Uint8Array | null;
   /** The compiled wasm module (for starting a worker without fetching it again). */
   module: WebAssembly.Module;
 }

@@ -13,6 +13,9 @@ export interface Background {
   /** The trace; null when a newer spec of the same `caller` superseded this one while it
    *  waited; rejected when no worker can run. */
   run(spec: Spec, caller: object): Promise<Trace | SpecError | null>;
+  /** Installs a trained model's weights file in the worker, for the specs sent after it
+   *  (once per file). */
+  install(weights: Uint8Array): void;
 }
 
 // A spec waiting for the worker, and what its promise is settled with.
@@ -26,6 +29,7 @@ function start(module: WebAssembly.Module): Background {
   let inFlight: { id: number } & Omit<Job, 'spec'> | null = null;
   const waiting = new Map<object, Job>();   // caller -> its job, oldest caller first
   let next = 0;
+  let weights: Uint8Array | null = null;  // the file the worker has installed
 
   const send = (job: Job) => {
     inFlight = { id: ++next, resolve: job.resolve, reject: job.reject };
@@ -65,6 +69,11 @@ function start(module: WebAssembly.Module): Background {
   }
 
   return {
+    install(file) {
+      if (failure || file === weights) return;
+      weights = file;
+      worker!.postMessage({ weights: file } satisfies ToWorker);  // before any spec sent after it
+    },
     run(spec, caller) {
       if (failure) return Promise.reject(failure);
       return new Promise((resolve, reject) => {

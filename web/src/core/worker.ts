@@ -6,8 +6,11 @@ import createAttentionCore from './wasm/attention-core.mjs';
 import { emscripten, type EmscriptenFactory } from './instantiate.js';
 import { wrap, type CoreModule, type WrappedCore } from './wrap.js';
 
-/** What the page posts: the compiled module first, then a spec at a time. */
-export type ToWorker = { module: WebAssembly.Module; id?: undefined } | { module?: undefined; id: number; spec: Spec };
+/** What the page posts: the compiled module first, then a spec at a time, and the trained
+ *  model's weights file before the first spec that names the model. */
+export type ToWorker = { module: WebAssembly.Module; id?: undefined; weights?: undefined }
+  | { module?: undefined; id?: undefined; weights: Uint8Array }
+  | { module?: undefined; id: number; spec: Spec; weights?: undefined };
 /** What this worker posts back for spec `id`: its packed trace, or why it could not compute it. */
 export type FromWorker = { id: number } & (PackedTrace | { failed: string });
 
@@ -23,6 +26,11 @@ let core: Promise<WrappedCore> | null = null;
 self.onmessage = async ({ data }) => {
   if (data.module) {
     core = emscripten(createAttentionCore as EmscriptenFactory<CoreModule>, data.module).then(({ exports }) => wrap(exports));
+    return;
+  }
+  if (data.weights) {
+    const weights = data.weights;
+    core = core!.then(async (c) => (await c.loadModel(weights), c));  // the specs after it wait for it
     return;
   }
   try {

@@ -190,18 +190,23 @@ export function wrap(module: CoreModule): WrappedCore {
   // The trained model, fetched and installed once, on the first call (model mode only); or
   // the weights file given (a model trained on /learn/), which later calls then resolve to.
   type Installed = ReturnType<WrappedCore['loadModel']>;
-  let model: Installed | null = null;
+  let model: Installed | null = null, installed: Uint8Array | null = null;
+  const install = (bytes: Uint8Array) => {
+    const r = JSON.parse(core.load_model(bytes));
+    if (!failed(r)) installed = bytes;
+    return r;
+  };
   const loadModel: WrappedCore['loadModel'] = (bytes) => {
     if (bytes) {
-      const installed = JSON.parse(core.load_model(bytes));
-      if (!failed(installed)) model = Promise.resolve(installed);
-      return Promise.resolve(installed);
+      const r = install(bytes);
+      if (!failed(r)) model = Promise.resolve(r);
+      return Promise.resolve(r);
     }
     if (!model) {
       // Weights given while the file is on its way are not replaced by it.
       const fetching: Installed = import('./model-weights.js').then(async ({ weightsBytes }) => {
         const file = await weightsBytes();
-        return model && model !== fetching ? model : JSON.parse(core.load_model(file));
+        return model && model !== fetching ? model : install(file);
       });
       model = fetching;
       fetching.catch(() => { if (model === fetching) model = null; });  // a failed fetch may be retried
@@ -210,6 +215,7 @@ export function wrap(module: CoreModule): WrappedCore {
   };
   return {
     loadModel,
+    installedModel: () => installed,
     ...calls,
     run: (spec) => call(core.run, spec ?? {}),
     random: ({ seed = 42, dist = 'uniform', rows = 1, cols = 1 } = {}) => {

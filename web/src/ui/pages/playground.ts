@@ -8,7 +8,7 @@ import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { load, type AttentionCore, type ModelCard, type ModelTrace, type Spec, type Trace } from '../../core/attention.js';
 import { PACKED, lazyRows, type Packed } from '../../core/packed.js';
 import { keepUnchanged } from '../../core/unchanged.js';
-import { large, traceOf } from '../../core/background.js';
+import { background, large, traceOf } from '../../core/background.js';
 import { WHOLE_CORE, loadFirst } from '../../core/first-core.js';
 import type { PackedCalls } from '../../core/wrap.js';
 import { WORDS } from './playground-words.js';
@@ -106,6 +106,7 @@ export class AttentionPlayground extends LitElement {
   modelError = '';     // why they could not be loaded
   predictAt = -1;      // the token whose next character is shown (hovered or focused); -1: the last
   private card: ModelCard | null = null;
+  private modelWarm = false;  // the page's module has run the model (its probe computed)
   private extras: string[] = [];  // keys a link set along with the model: sent once, for the core to name
   private refusals: Record<string, string> = {};  // what the core said of each of them, shown beside its control
   private toInduction = false;  // the trained model's preset: its first trace opens on the induction head
@@ -222,7 +223,7 @@ export class AttentionPlayground extends LitElement {
         this.ready = true;
         this.compute();
         await this.updateComplete;
-        await new Promise((idle) => ('requestIdleCallback' in window ? requestIdleCallback(idle, { timeout: 1000 }) : setTimeout(idle, 100)));
+        await new Promise<void>((done) => idle(done));
       }
       whole();
     });
@@ -426,10 +427,10 @@ export class AttentionPlayground extends LitElement {
     if (this.core) traceOf(this.core, spec, this).then((t) => then(t as Json | null));
   }
 
-  /** Model mode: the trained model's trace, on the spot (at 128 characters it is small, and the
-   *  page's worker has no weights), once its weights are in. Keys a link set besides the model
-   *  and the sentence are sent too, once: the core names the one it refuses, and the message
-   *  stands beside that setting while the model runs without it. */
+  /** Model mode: the trained model's trace, on the spot (at 128 characters it is small), once
+   *  its weights are in; the first in the page's worker (below). Keys a link set besides the
+   *  model and the sentence are sent too, once: the core names the one it refuses, and the
+   *  message stands beside that setting while the model runs without it. */
   private computeModel() {
     const core = this.core!;
     if (this.modelStatus !== 'ready') {
@@ -437,9 +438,11 @@ export class AttentionPlayground extends LitElement {
       this.stale = this.shownTrace !== null;  // what is on screen is not the trained model's
       return;
     }
-    ++this.computed;  // an answer of the worker still on its way is dropped
+    const id = ++this.computed;  // an answer of the worker still on its way is dropped
     this.busy = false;
-    const wanted = this.spec, sent = toSpec({ ...this.state, model: 'random' }, this.overrides) as Json;
+    const wanted = this.spec;
+    if (!this.model && !this.extras.length && !this.modelWarm) return this.firstModelTrace(core, wanted, id);
+    const sent = toSpec({ ...this.state, model: 'random' }, this.overrides) as Json;
     let extras = this.extras.filter((k) => Object.hasOwn(sent, k)), refusal: { field: string; message: string } | null = null;
     this.extras = [];
     this.refusals = {};
@@ -453,13 +456,28 @@ export class AttentionPlayground extends LitElement {
         extras = extras.filter((k) => k !== field);
         continue;
       }
-      if (this.model) return this.show(wanted, wanted, result, refusal, []);
-      // The model's first views are drawn in a task after the one that computed its first trace
-      // (a cold module's slowest): together they were the longest task of a page opening on it.
-      const id = this.computed;
-      setTimeout(() => { if (id === this.computed) this.show(wanted, wanted, result, refusal, []); });
-      return;
+      return this.show(wanted, wanted, result, refusal, []);
     }
+  }
+
+  /** The model's first trace, computed in the page's worker: on the page's cold module it was
+   *  one of the longest tasks of opening a model link (50-90 ms, and its heads' probe, computed
+   *  once per module, as long again). The worker's run compiles the code the page's module
+   *  shares, so the page's own probe, in an idle slot after the views, then costs little. */
+  private firstModelTrace(core: AttentionCore, spec: Spec, id: number) {
+    const onPage = () => this.show(spec, spec, core.trace(spec) as Json, null, []);
+    const weights = core.installedModel();
+    if (!weights) return onPage();
+    const worker = background(core);
+    worker.install(weights);
+    worker.run(spec, this).then((result) => {
+      if (result === null || id !== this.computed) return;
+      this.show(spec, spec, result as Json, null, []);
+    }, () => { if (id === this.computed) onPage(); }).finally(() => idle(() => {
+      // (a spec of one character never goes to the worker)
+      this.modelWarm = true;
+      core.trace(modelSpec(' '));
+    }));
   }
 
   /** Fetches the trained model's weights once (the core keeps them for every element of the
@@ -475,12 +493,6 @@ export class AttentionPlayground extends LitElement {
     core.loadModel().then((r) => {
       if ('error' in r) return failed(r.error.message);
       // The first trace in a task of its own: with the weights' install it made one long task.
-      // A trace of one character first, in a task of its own too, computes the heads' scores on
-      // the probe (which every trace of the model carries, computed once) on a cold module.
-      setTimeout(() => {
-        const probe = modelSpec(' ');
-        if (!large(core, probe)) core.trace(probe);
-      });
       setTimeout(() => {
         this.card = r.card;
         this.modelStatus = 'ready';
@@ -1371,7 +1383,7 @@ export class AttentionPlayground extends LitElement {
           ${this.modelMode() && this.modelStatus === 'loading' ? html`<p class="note loading-model" role="status">Loading the trained model, ${WEIGHTS_SIZE}…</p>` : nothing}
           <p class="hint busy" role="status">${this.busy ? 'Computing the new trace in the background…' : ''}</p>
           ${this.shownTrace ? html`
-            ${view ? nothing : this.model ? html`<div class=${this.stale ? 'stale' : ''}>${this.modelPanels(this.model)}</div>`
+            ${view ? nothing : this.model ? html`<div class=${this.stale ? 'stale' : ''}>${block(() => this.modelPanels(this.model!))}</div>`
               : html`<div class="tokens" part="tokens" role="group" aria-label="Tokens" @click=${this.onChip}>${this.tracedMode() ? nothing : html`<span class="what">Follow one token:</span>`}${chips}</div>${more}`}
             ${view || !this.shownTrace.source_tokens ? nothing : html`<div class="tokens source" role="group" aria-label="Source tokens"><span class="side">source</span>
               ${(this.shownTrace.source_tokens as string[]).map((w, j) => html`<span class="token" title="source position ${j}">${w}</span>`)}</div>`}
@@ -1386,3 +1398,6 @@ export class AttentionPlayground extends LitElement {
 }
 
 customElements.get('attention-playground') || customElements.define('attention-playground', AttentionPlayground);
+
+/** `f` in an idle slot (within a second), or soon where there are none. */
+const idle = (f: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(() => f(), { timeout: 1000 }) : setTimeout(f, 100));

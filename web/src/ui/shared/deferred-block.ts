@@ -1,7 +1,8 @@
 // A part of a page's own template whose updates wait, off screen, as a view's do: each step of
 // the walkthrough is one. A keystroke then rebuilds the steps in sight, not the ones below the
 // fold (in model mode at 64 characters, about a tenth of the keystroke's time). Its first
-// drawing is at once, so the page has its length and every step its place from the start.
+// drawing waits too (the page's first screen then costs what the steps in sight cost), in a
+// place of a step's usual size.
 import { nothing, type PropertyValues } from 'lit';
 import { DeferredElement } from './deferred.js';
 
@@ -27,8 +28,9 @@ export class DeferredBlock extends DeferredElement {
     return changed.has('now');
   }
 
-  protected shouldUpdate(changed: PropertyValues) {
-    return !this.hasUpdated || super.shouldUpdate(changed);
+  // Held while its first drawing waits: a step's usual height (they are 360 to 950 px).
+  protected estimate(): [number, number] {
+    return [0, 450];
   }
 
   render() {

@@ -12,12 +12,18 @@ export class DeferredElement extends LitElement {
   private observer = typeof IntersectionObserver === 'undefined' ? null : new IntersectionObserver((entries) => {
     this.reported = true;
     this.onScreen = entries[entries.length - 1].isIntersecting;  // the latest, if several came at once
-    if (this.onScreen && this.deferred) this.flush();
+    if (this.onScreen && this.deferred) placeSoon(this);
   }, { rootMargin: `${MARGIN}px` });
 
   connectedCallback() {
     super.connectedCallback();
     this.observer?.observe(this);
+    // Created by a view being placed: placed with it, at the size it holds until it draws (its
+    // first update, a microtask away, draws it if it was found in sight).
+    if (placing && this.observer && !this.hasUpdated) {
+      this.holdPlace(true);
+      unplaced.add(this);
+    }
   }
 
   disconnectedCallback() {
@@ -42,7 +48,8 @@ export class DeferredElement extends LitElement {
       r.right >= -MARGIN && r.left <= innerWidth + MARGIN;
   }
 
-  /** Found in sight before the observer's first report: drawn now. */
+  /** Found in sight before the observer's first report: drawn now (or, before its first
+   *  update, by that update). */
   seen() {
     this.onScreen = true;
     this.flush();
@@ -84,23 +91,43 @@ const MARGIN = 100;  // px around the window that count as on screen
 
 // The observer first reports after the coming frame, so a view placed on screen would draw one
 // frame after the page around it (on a cold load, a whole frame's layout and paint before the
-// first numbers showed). Instead the views whose first update finds no report yet
-// are measured in one batch, at the start of the coming frame (one layout, which the frame
-// would do anyway, taken for all of them before any draws), and those in sight draw in that
-// frame. Measured in the task that created them, that layout was taken there: a page of the
-// trained model's views spent 60-75 ms of its longest task on it.
+// first numbers showed). Instead the views whose first update finds no report yet are measured
+// in one batch at the start of the coming frame (one layout, which the frame would do anyway),
+// and those in sight draw in that frame. Measured in the task that created them, that layout
+// was taken there: a page of the trained model's views spent 60-75 ms of its longest task on it.
+// A view coming on screen later (the observer's report) is drawn the same way.
+//
+// Each frame draws for at most SLICE ms and leaves the rest in sight to the next: drawn in one
+// go, the trained model's first screen (its steps, then the views inside them) was one task of
+// 150-180 ms.
 const unplaced = new Set<DeferredElement>();
 const frame: (f: () => void) => void = typeof requestAnimationFrame === 'function' ? (f) => requestAnimationFrame(f) : queueMicrotask;
+const SLICE = 30;  // ms
+let placing = false;
 
 function placeSoon(el: DeferredElement) {
-  if (unplaced.size === 0) frame(placeAll);
+  if (unplaced.size === 0 && !placing) frame(placeAll);
   unplaced.add(el);
 }
 
+// A view drawn here may move the ones after it (a step's real height replaces its estimate) and
+// may hold views of its own: they are measured again, in the same frame while its slice lasts.
 function placeAll() {
-  const inSight = [...unplaced].filter((el) => el.isConnected && el.deferred && el.inSight());
-  unplaced.clear();
-  for (const el of inSight) el.seen();
+  placing = true;
+  const start = performance.now(), over = () => performance.now() - start > SLICE;
+  let left: DeferredElement[] = [];
+  while (unplaced.size && !over()) {
+    const batch = [...unplaced].filter((el) => el.isConnected && (el.deferred || !el.hasUpdated));
+    unplaced.clear();
+    const inSight = new Set(batch.filter((el) => el.inSight()));
+    left = [...inSight].filter((el) => over() || (el.seen(), false));
+    if (left.length || !inSight.size) break;
+    for (const el of batch) if (!inSight.has(el)) unplaced.add(el);
+  }
+  placing = false;
+  const next = [...unplaced, ...left];
+  unplaced.clear();  // those out of sight wait for the observer, or for idle time
+  for (const el of next) placeSoon(el);  // the slice ran out: the next frame goes on
 }
 
 type Deadline = { timeRemaining(): number };
