@@ -29,6 +29,7 @@ writeFileSync(`${work}tables.ts`, `export * from '${root}web/src/elements.ts';
 export { SETTINGS, MATRIX_KEYS } from '${root}web/src/state/settings.ts';
 export { PRESETS } from '${root}web/src/state/presets.ts';
 export { MODEL, extrasOf } from '${root}web/src/state/model-mode.ts';
+export { VIEW_ATTRIBUTES } from '${root}web/src/state/view-state.ts';
 `);
 await build({
   ...quiet,
@@ -49,6 +50,14 @@ const INTERNAL = new Set(['narrow', 'use-hash']);
 // Values of presentation attributes that no table lists (element.d.ts types them).
 const CHOICES = { theme: ['auto', 'light', 'dark'] };
 const VECTORS = new Set(['decoder_state']);
+
+// The view's attributes (a whole number each): what the element opens following.
+const VIEWED = new Set(Object.values(m.VIEW_ATTRIBUTES));
+const VIEW_HELP = {
+  'focus-token': { help: 'The token followed, its position from 0.' },
+  head: { help: 'The head followed, from 0.' },
+  layer: { help: 'The trained model\'s layer shown, from 1.' },
+};
 
 function describe(tag, Element, table) {
   const props = new Map([...Element.elementProperties].filter(([, o]) => !o.state && o.attribute !== false)
@@ -71,8 +80,8 @@ function describe(tag, Element, table) {
       row = { key: 'controls', kind: 'controls', options: table.map((d) => d.key), help: 'all, none, or the settings to show as controls.' };
     } else if (prop?.type === Boolean) {
       row = { key: attribute, kind: 'flag' };
-    } else if (prop?.type === Number) {
-      row = { key: attribute, kind: 'count' };
+    } else if (prop?.type === Number || VIEWED.has(attribute)) {
+      row = { key: attribute, kind: 'count', ...VIEW_HELP[attribute] };
     } else {
       row = { key: attribute, kind: 'string' };
     }

@@ -23,8 +23,11 @@ export function forTheDeck(event) {
 
 // A Share link from an element on a slide is the slide's route with the element's settings
 // after it (#/example&playground-1.seed=7). The elements have read theirs by now (their module
-// ran first); reveal.js reads the whole hash as the route, so it is given the route alone.
+// ran first); reveal.js reads the whole hash as the route, so it is given the route alone. Then
+// the elements' part goes back after every route reveal.js writes (it replaces the address on
+// each change of slide), so that a reload opens each element as the link did.
 const route = routeOf(location.hash);
+const elements = location.hash.slice(route.length);  // '&playground-2.layer=2', or ''
 if (route !== location.hash) history.replaceState(null, '', route || location.pathname + location.search);
 
 const deck = new Reveal({
@@ -34,7 +37,16 @@ const deck = new Reveal({
   margin: 0.04,
   keyboardCondition: forTheDeck,
 });
-deck.initialize();
+deck.initialize().then(() => {
+  if (!elements) return;
+  const replace = history.replaceState.bind(history);
+  const kept = (url) => {
+    const [path, hash = '/'] = String(url ?? location.href).split('#');
+    return `${path}#${routeOf(`#${hash}`).slice(1) || '/'}${elements}`;
+  };
+  history.replaceState = (state, title, url) => replace(state, title, kept(url));
+  history.replaceState(null, '', location.href);
+});
 window.deck = deck;
 
 // An element grows when it draws its first numbers, which may come after reveal.js has centred

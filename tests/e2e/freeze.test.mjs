@@ -114,7 +114,7 @@ test('a head or layer the link asks for and the trace does not have gets a note,
   assert.match(model, /head="99" is not valid: the heads are 0 to 3/);
   const labels = await page.locator('attention-playground').evaluate((el) => el.shadowRoot.textContent);
   assert.doesNotMatch(labels, /head 99|layer 99/);
-  assert.match(labels, /following head 0/);
+  assert.match(labels, /Layer 1 of 2, head 0 followed/);
   await done(page);
 });
 

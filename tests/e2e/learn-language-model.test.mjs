@@ -101,6 +101,13 @@ test('a learner picks the language model, plays, watches it learn, and opens it 
   // The playground's card says how it was trained: here, for these steps.
   const card = await playground.evaluate((el) => el.shadowRoot.querySelector('details.model-card')?.textContent ?? '');
   assert.match(card, new RegExp(`trained in this tab for ${STEPS} steps`));
+  // It opens on the head whose induction score is highest, as the charts above show them.
+  const top = await page.locator(trainer).evaluate((el) => {
+    let t = [1, 0, -Infinity];
+    el.lm.history.induction.forEach((heads, l) => heads.forEach((c, h) => { if (c[c.length - 1] > t[2]) t = [l + 1, h, c[c.length - 1]]; }));
+    return t.slice(0, 2);
+  });
+  assert.deepEqual(await playground.evaluate((el) => [el.layer, el.focusHead]), top);
   assert.ok(workers.some((u) => /train-worker/.test(u)), `workers: ${workers}`);
   await done(page);
 });

@@ -170,9 +170,15 @@ test('on a phone the worked examples are one labelled list, and a wide table say
   await ready(page);
   const picker = page.locator('select[data-action="preset"]');
   assert.ok(await picker.isVisible());
-  assert.match(await page.locator('label.presets').innerText(), /Worked examples/);
+  assert.match(await page.locator('.presets.picker label').innerText(), /Worked examples/);
   await picker.selectOption('seed004');
   await page.waitForFunction(() => document.querySelector('attention-playground').spec.weight_init === 'int:3');  // seed 004's integer weights
+  assert.equal(await picker.inputValue(), 'seed004', 'the list shows the example chosen');
+  // the trained model is one tap from the first screen
+  await page.locator('.presets.picker button[data-preset="trained"]').tap();
+  await page.waitForFunction(() => document.querySelector('attention-playground').model, null, { timeout: 60_000 });
+  assert.equal(await picker.inputValue(), 'trained');
+  assert.equal(await page.locator('.presets.picker button[data-preset="trained"]').count(), 0, 'no button for what is on screen');
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'nothing scrolls sideways');
   await done(page);
   // a fresh page on the wide matrix (not the example just loaded into this one)

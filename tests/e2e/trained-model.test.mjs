@@ -351,7 +351,10 @@ test('Share and Embed carry the model alone; switching back to random restores t
   // the NumPy program rebuilds the trained model's numbers (its weights written into it)
   await page.click('button[data-action="numpy"]');
   const program = await page.locator('textarea.numpy').inputValue();
-  assert.equal(program, core.numpy({ model: 'tiny-lm', sentence }));
+  // (and, after its coding line, which layer and head the page shows)
+  const lines = program.split('\n');
+  assert.match(lines[1], /^# On the page: layer 1 of 2, head 0, which is layers\[0\]\["weights"\]\[0\] below\.$/);
+  assert.equal([lines[0], ...lines.slice(2)].join('\n'), core.numpy({ model: 'tiny-lm', sentence }));
   assert.match(program, /trained model \(tiny-lm\)/);
   // back to random: the seed, the heads and the width are as they were
   await page.selectOption('#c-model', 'random');

@@ -197,11 +197,15 @@ test('at 1280 x 720 and 1920 x 1080 every slide fits, and the numbers of a heatm
     const page = await chromium.page({ loopback: true, viewport });
     await open(page);
     const ids = await page.evaluate(() => [...document.querySelectorAll('.reveal .slides > section')].map((s) => s.id));
-    assert.deepEqual(ids, ['title', 'example', 'compare', 'trainer', 'end']);
+    assert.deepEqual(ids, ['title', 'example', 'trained', 'induction', 'compare', 'trainer', 'end']);
     for (const id of ids) {
       await show(page, id);
       const element = page.locator(`#${id} :is(attention-playground, attention-compare, attention-trainer)`);
-      if (await element.count()) {
+      if (id === 'trained' || id === 'induction') {
+        // the trained model's pictures: its heads at a glance, then one layer's weights
+        await element.locator(id === 'trained' ? 'ap-heads-overview canvas' : 'ap-arcs svg').first().waitFor({ timeout: 60_000 });
+        await page.waitForTimeout(300);
+      } else if (await element.count()) {
         await element.locator('ap-heatmap td[data-row]').first().waitFor();
         if (id === 'trainer') {
           await element.locator('button[data-action="step100"]:not([disabled])').click();
@@ -225,6 +229,27 @@ test('at 1280 x 720 and 1920 x 1080 every slide fits, and the numbers of a heatm
     assert.deepEqual(page.refused, []);
     await page.context().close();
   }
+});
+
+test('a reload of a link to a slide keeps its element\'s layer and head, after the deck has moved on and back', async () => {
+  const page = await chromium.page({ loopback: true });
+  // the induction slide's element is the third without an id
+  await open(page, '#/induction&playground-3.layer=1&playground-3.head=1');
+  const el = page.locator('#induction attention-playground');
+  const picked = () => el.evaluate(async (e) => {
+    while (!e.model) await new Promise((r) => setTimeout(r, 20));
+    return [e.layer, e.focusHead];
+  });
+  assert.deepEqual(await picked(), [1, 1]);
+  await show(page, 'compare');
+  await show(page, 'induction');
+  await page.waitForFunction(() => location.hash === '#/induction&playground-3.layer=1&playground-3.head=1');
+  await page.reload();
+  await page.waitForFunction(() => window.deck?.isReady());
+  assert.equal(await slide(page), await page.evaluate(() => window.deck.getIndices(document.getElementById('induction')).h));
+  assert.deepEqual(await picked(), [1, 1]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });
 
 test("an element's Share link keeps the deck's slide: the reader lands on the slide, with the element's numbers", async () => {

@@ -89,6 +89,13 @@ class Settings(unittest.TestCase):
         p = ap.Playground(model="tiny-lm", sentence="ab ab", view="weights", theme="dark", controls="none", seed=None)
         self.assertEqual(p.attributes, {"model": "tiny-lm", "sentence": "ab ab", "view": "weights", "theme": "dark", "controls": "none"})
         self.assertEqual(ap.Playground(model="random", seed=3).attributes, {"model": "random", "seed": "3"})
+        # The layer, head and token a teacher picked, as the element's attributes (whole numbers).
+        p = ap.Playground(model="tiny-lm", sentence="ab ab", layer=2, head=2, focus_token=3)
+        self.assertEqual(p.attributes, {"model": "tiny-lm", "sentence": "ab ab", "layer": "2", "head": "2", "focus-token": "3"})
+        for bad in ({"layer": "two"}, {"head": -1}, {"layer": 1.5}):
+            with self.subTest(bad=bad), self.assertRaises(ap.SettingError) as e:
+                ap.Playground(model="tiny-lm", **bad)
+            self.assertIn(next(iter(bad)), str(e.exception))
 
     def test_matrices_as_lists_or_arrays(self):
         x = np.array([[0.1, -0.3], [1e-7, 2.0]])

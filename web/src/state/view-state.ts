@@ -18,10 +18,27 @@ const WHOLES = ['focus', 'head', 'step', 'block', 'layer'] as const;
 const VIEW_KEYS = [...WHOLES, 'relative'] as const;
 const WHOLE = /^\d{1,6}$/;
 
-/** The view's keys taken out of a hash: the rest (the settings), the view, and what was not
- *  understood (named, as the settings' problems are). */
-export function splitView(hash: string): { rest: string; view: ViewState; problems: string[] } {
+/** The element's attributes that set the view (the token, the head and the layer followed), by
+ *  the view's key: an embed opens on them, and Embed writes them. */
+export const VIEW_ATTRIBUTES = { focus: 'focus-token', head: 'head', layer: 'layer' } as const;
+
+/** The view an element's attributes give (`get` reads one), over the defaults, and what was not
+ *  understood, as a link's are read. */
+export function attributeView(get: (name: string) => string | null): { view: ViewState; problems: string[] } {
   const view = { ...VIEW_DEFAULTS }, problems: string[] = [];
+  for (const [key, name] of Object.entries(VIEW_ATTRIBUTES) as Array<[keyof typeof VIEW_ATTRIBUTES, string]>) {
+    const text = get(name);
+    if (text === null) continue;
+    if (WHOLE.test(text.trim())) view[key] = Number(text);
+    else problems.push(`${name}="${text.slice(0, 40)}" is not valid`);
+  }
+  return { view, problems };
+}
+
+/** The view's keys taken out of a hash: the rest (the settings), the view (what the hash does
+ *  not say is `base`'s), and what was not understood (named, as the settings' problems are). */
+export function splitView(hash: string, base: ViewState = VIEW_DEFAULTS): { rest: string; view: ViewState; problems: string[] } {
+  const view = { ...base }, problems: string[] = [];
   let params: URLSearchParams;
   try {
     params = new URLSearchParams(hash.replace(/^#/, ''));

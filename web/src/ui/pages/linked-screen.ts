@@ -92,6 +92,8 @@ function redraw(root: ShadowRoot, written: Written, text: Map<string, string>, t
     const auto = autoValue(key, t);
     if (slider && auto !== undefined && typed?.getAttribute('value') === '') slider.setAttribute('value', String(auto));
   }
+  // a setting said in the text (the seed of "drawn at random from seed 42")
+  for (const said of root.querySelectorAll<HTMLElement>('[data-shows]')) said.textContent = text.get(said.dataset.shows!) ?? String(written.spec[said.dataset.shows!]);
   const chips = Array.from(root.querySelectorAll('.tokens > .token'));  // the first pressed, the next not
   if (chips.length < 2) return false;
   const tokens = chips[0].parentElement!;

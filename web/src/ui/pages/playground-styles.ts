@@ -10,7 +10,8 @@ export const PLAYGROUND_STYLES = [THEME, css`
     .frame { container-type: inline-size; }
     .presets { display: flex; flex-wrap: wrap; gap: 0.4rem; }
     /* On a phone the examples are one labelled list, so the results stay on the first screen. */
-    .presets.picker { display: flex; align-items: center; gap: 0.5rem; font-size: 0.85rem; font-weight: 600; }
+    .presets.picker { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4rem 0.5rem; font-size: 0.85rem; font-weight: 600; }
+    .presets.picker label { display: flex; align-items: center; gap: 0.5rem; flex: 1 1 14rem; min-width: 0; }
     .presets.picker select { font: inherit; font-weight: 400; min-width: 0; flex: 1; max-width: 20rem; padding: 0.2rem 0.3rem;
       color: var(--ap-fg); background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 6px; }
     .layout { display: grid; grid-template-columns: 260px minmax(0, 1fr); }

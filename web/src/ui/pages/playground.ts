@@ -34,7 +34,7 @@ import '../shared/deferred-block.js';
 import { litCells, type Block } from '../views/lit-cells.js';
 import { unscopedHash, withScope } from '../../state/scoped-hash.js';
 import { TOKEN_ROWS, captionOf, isSelf } from '../../state/trace-schema.js';
-import { VIEW_DEFAULTS, splitView, viewHash, type ViewState } from '../../state/view-state.js';
+import { VIEW_ATTRIBUTES, VIEW_DEFAULTS, attributeView, splitView, viewHash, type ViewState } from '../../state/view-state.js';
 import { specEntries } from '../../state/from-spec.js';
 import { autoValue } from '../../state/auto-value.js';
 import type { DrawHeatmap } from '../views/draw.js';
@@ -72,11 +72,17 @@ const takeAway = () => import('../shared/export.js');
 const CHIPS = 96;
 const FEW_CONTROLS = 3;
 // The settings of random weights, put away in model mode: said once, under the Model control.
+// Where an attribute's problem is said, as a link's are.
+const ATTRIBUTES_READ = 'Some settings were not understood and were left at their defaults';
+// The element's properties that hold the view (ViewState), which the link follows.
+const VIEW_PROPERTIES = ['focusToken', 'focusHead', 'layer', 'relative', 'stepAt', 'blockAt'];
 const PUT_AWAY = 'Seed, sizes, mask and your matrices are put away until you switch back: the trained model’s are learned.';
 
-const PRESENTATION = ['preset', 'view', 'controls', 'compact', 'toolbar', 'presets', 'focus-token', 'share-url', 'script-url'];
-// What Embed writes besides the settings and matrices: how the element looks and where it links.
-const COPIED = ['view', 'controls', 'compact', 'toolbar', 'presets', 'theme', 'focus-token', 'share-url', 'script-url'];
+const VIEWED: string[] = Object.values(VIEW_ATTRIBUTES);
+const PRESENTATION = ['preset', 'view', 'controls', 'compact', 'toolbar', 'presets', ...VIEWED, 'share-url', 'script-url'];
+// What Embed writes besides the settings and matrices: how the element looks, what it follows and
+// where it links.
+const COPIED = ['view', 'controls', 'compact', 'toolbar', 'presets', 'theme', ...VIEWED, 'share-url', 'script-url'];
 
 export class AttentionPlayground extends LitElement {
   static properties = {
@@ -85,7 +91,7 @@ export class AttentionPlayground extends LitElement {
     inputErrors: { state: true }, derivation: { state: true }, selected: { state: true }, step: { state: true },
     note: { state: true }, ready: { state: true }, loadError: { state: true }, theme: { type: String, reflect: true },
     view: { type: String }, controls: { type: String }, compact: { type: Boolean, reflect: true },
-    toolbar: { type: Boolean }, presets: { type: Boolean }, focusToken: { type: Number, attribute: 'focus-token' },
+    toolbar: { type: Boolean }, presets: { type: Boolean }, focusToken: { state: true },
     shareText: { state: true }, numpyText: { state: true }, busy: { state: true }, stale: { state: true },
     substituted: { state: true }, offerSpec: { state: true }, narrow: { type: Boolean, reflect: true },
     settingsOpen: { state: true }, positionError: { state: true }, focusHead: { state: true }, relative: { state: true }, stepAt: { state: true }, blockAt: { state: true },
@@ -109,6 +115,8 @@ export class AttentionPlayground extends LitElement {
   private modelWarm = false;  // the page's module has run the model (its probe computed)
   private extras: string[] = [];  // keys a link set along with the model: sent once, for the core to name
   private refusals: Record<string, string> = {};  // what the core said of each of them, shown beside its control
+  private givenModel: unknown = 'random';  // the model the element's attributes (or its preset) give
+  private toIntroduction = false;  // Open the trained model: its first trace lands the reader at its introduction
   private toInduction = false;  // the trained model's preset: its first trace opens on the induction head
   error: { field: string; message: string } | null = null;
   inputErrors: Record<string, string> = {};
@@ -242,13 +250,27 @@ export class AttentionPlayground extends LitElement {
     if (KEY_OF_ATTRIBUTE.has(name) || name === 'preset') {
       this.readAttributes();
       this.schedule();
+    } else if (VIEWED.includes(name)) {
+      this.readAttributeView();
+      if (this.model) this.pickLayer(this.layer);
     }
   }
 
   /** State from the element's attributes: a preset first, then each setting and matrix. */
   private readAttributes() {
     const preset = PRESETS.find((x) => x.id === this.getAttribute('preset'));
-    this.adopt(this.attributeReading(), 'Some settings were not understood and were left at their defaults', preset?.note);
+    const reading = this.attributeReading();
+    this.givenModel = reading.state.model;
+    this.adopt(reading, ATTRIBUTES_READ, preset?.note);
+    this.readAttributeView();
+    // the trained model's preset opens on the head that copies, unless the element names one
+    this.toInduction = Boolean(preset) && isModelState(this.state) && !VIEWED.some((name) => this.hasAttribute(name));
+  }
+
+  /** The token, head and layer the attributes say to follow. */
+  private readAttributeView() {
+    const { view, problems } = attributeView((name) => this.getAttribute(name));
+    this.adoptView(view, problems, ATTRIBUTES_READ);
   }
 
   private attributeReading(): Reading {
@@ -333,7 +355,9 @@ export class AttentionPlayground extends LitElement {
     const own = unscopedHash(this.scope(), location.hash);
     if (!own || own === this.ownHash) return false;
     this.ownHash = own;
-    const { rest, view, problems } = splitView(own);
+    const base = attributeView((name) => this.getAttribute(name)).view;
+    const { rest, view, problems } = splitView(own, base);
+    if (view.head !== base.head || view.layer !== base.layer) this.toInduction = false;  // the link's pick, not the preset's
     this.adopt(fromHash(rest, SETTINGS, this.attributeReading()), 'Some of the link was not understood and was left as the page has it');
     this.adoptView(view, problems, 'Some of the link was not understood and was left as the page has it');
     this.linked = true;
@@ -357,6 +381,7 @@ export class AttentionPlayground extends LitElement {
   /** A link's view: the token and head followed, row-relative weights, a stepper's step. */
   private adoptView(view: ViewState, problems: string[], problem: string) {
     this.focusToken = view.focus;
+    this.predictAt = view.focus || -1;  // what comes next after the token followed, if one is given
     this.focusHead = view.head;
     this.relative = view.relative;
     this.stepAt = view.step;
@@ -379,7 +404,7 @@ export class AttentionPlayground extends LitElement {
    *  asked for that the trace does not have is not understood, as head=-1 is (said in a note, and
    *  left at its default); one left behind by fewer heads or layers goes back to it quietly. No
    *  label then names a head or layer that is not drawn. */
-  private fitView(layers: number, heads: number) {
+  private fitView(layers: number, heads: number, tokens: number) {
     const problems: string[] = [];
     const range = (what: string, from: number, count: number) => (count === 1 ? `there is one ${what}, ${from}` : `the ${what}s are ${from} to ${from + count - 1}`);
     if (this.layer > layers) {
@@ -390,6 +415,12 @@ export class AttentionPlayground extends LitElement {
       problems.push(`head="${this.focusHead}" is not valid: ${range('head', 0, heads)}`);
       this.focusHead = VIEW_DEFAULTS.head;
     }
+    // A token past the text's end: a link's is noted; one left by a shorter text follows its last.
+    if (this.focusToken >= tokens && tokens > 0) {
+      if (this.viewRead) problems.push(`focus="${this.focusToken}" is not valid: ${range('token', 0, tokens)}`);
+      this.focusToken = this.viewRead ? VIEW_DEFAULTS.focus : tokens - 1;
+    }
+    if (this.predictAt >= tokens) this.predictAt = -1;
     if (this.viewRead) this.addNote(this.viewRead, problems);
     this.viewRead = '';
   }
@@ -522,12 +553,16 @@ export class AttentionPlayground extends LitElement {
         // The learned weights: kept, so their views are not drawn again.
         this.model = keepWeights(this.model, result, keepUnchanged);
         if (this.toInduction) this.openOnInduction(this.model);
-        this.fitView(this.model.layers.length, this.model.layers[0].weights.length);
+        if (this.toIntroduction) {
+          this.toIntroduction = false;
+          this.updateComplete.then(() => this.renderRoot.querySelector('#model-intro')?.scrollIntoView({ block: 'start' }));
+        }
+        this.fitView(this.model.layers.length, this.model.layers[0].weights.length, this.model.tokens.length);
         this.shownTrace = layerTrace(this.model, this.layer - 1) as unknown as Json;
       } else {
         this.model = null;
         this.shownTrace = keepUnchanged(this.shownTrace, result);  // views of unchanged numbers are not drawn again
-        this.fitView(1, isSelf(result as Trace) ? result.weights.length : 1);
+        this.fitView(1, isSelf(result as Trace) ? result.weights.length : 1, (result.tokens as string[]).length);
       }
       this.traced = spec;
       this.stale = false;
@@ -629,6 +664,8 @@ export class AttentionPlayground extends LitElement {
     const sentence = String(this.state.sentence);
     if (characters(sentence) > CONTEXT) this.state = { ...this.state, sentence: [...sentence].slice(0, CONTEXT).join('') };
     this.set(SETTINGS.find((d) => d.key === 'model')!, MODEL);
+    this.note = '';  // a note on the random example (a preset's) is not the trained model's
+    this.toIntroduction = true;
   };
 
   private repeatSentence = () => {
@@ -745,8 +782,10 @@ export class AttentionPlayground extends LitElement {
 
   /** After a derivation opens: where it covers the page (a phone's bottom sheet), the page moves
    *  so the clicked cell stays above it; where it sits below the matrices, it is scrolled into
-   *  sight as far as the clicked cell stays on screen. */
-  protected async updated() {
+   *  sight as far as the clicked cell stays on screen. The link follows the view too: the
+   *  token, head and layer followed, however they changed. */
+  protected async updated(changed: Map<PropertyKey, unknown>) {
+    if (this.shownTrace && VIEW_PROPERTIES.some((k) => changed.has(k))) this.writeHash();
     if (!this.shotGone && (this.shownTrace || this.loadError)) {
       this.querySelector(':scope > [slot="first-screen"]')?.remove();
       this.shotGone = document.readyState !== 'loading';  // one the parser has still to reach is looked for again
@@ -823,7 +862,9 @@ export class AttentionPlayground extends LitElement {
     const matrices = model ? [] : Object.entries(this.overrides).map(([k, v]): [string, string] => [attributeOf(k), JSON.stringify(v)]);
     // How it looks and where it links travel too: the copy shows what this one shows.
     const shown = COPIED.flatMap((name): Array<[string, string]> => {
-      if (name === 'focus-token') return this.focusToken ? [[name, String(this.focusToken)]] : [];
+      if (name === VIEW_ATTRIBUTES.focus) return this.focusToken ? [[name, String(this.focusToken)]] : [];
+      if (name === VIEW_ATTRIBUTES.head) return this.focusHead ? [[name, String(this.focusHead)]] : [];
+      if (name === VIEW_ATTRIBUTES.layer) return model && this.layer !== VIEW_DEFAULTS.layer ? [[name, String(this.layer)]] : [];
       if (name === 'share-url' || name === 'script-url') {
         const { url } = urlAttribute(this, name);
         return url ? [[name, url]] : [];
@@ -874,10 +915,15 @@ export class AttentionPlayground extends LitElement {
     const core = this.core ?? await load();
     const r = core.numpy(this.spec);
     if (typeof r !== 'string') return;
-    this.numpyText = r;
+    // The trained model's program says where the layer and head on screen are in what it leaves
+    // (whole numbers only: nothing of the reader's reaches the comment).
+    // (after the coding line, which must stay among the first two)
+    const shown = this.model ? `# On the page: ${this.layerOf(true).toLowerCase()}, which is layers[${this.layer - 1}]["weights"][${this.focusHead}] below.\n` : '';
+    const [first, ...rest] = r.split('\n');
+    this.numpyText = shown ? [first, shown + rest.join('\n')].join('\n') : r;
     this.shareText = '';
     this.offerSpec = false;
-    this.note = (await copyText(r)) ? 'NumPy program copied: it rebuilds every number on screen.' : 'Copy the NumPy program below.';
+    this.note = (await copyText(this.numpyText)) ? 'NumPy program copied: it rebuilds every number on screen.' : 'Copy the NumPy program below.';
   }
 
   private async exportMatrix(format: string, data: MatrixData, file: string) {
@@ -960,12 +1006,17 @@ export class AttentionPlayground extends LitElement {
     if (this.narrow) {
       const pick = (e: Event) => {
         const p = PRESETS.find((x) => x.id === (e.target as HTMLSelectElement).value);
-        (e.target as HTMLSelectElement).value = '';
         if (p) this.applyPreset(p);
       };
-      return html`<label class="presets picker" part="presets">Worked examples
-        <select data-action="preset" @change=${pick}><option value="">choose one…</option>
-          ${PRESETS.map((p) => html`<option value=${p.id}>${p.label}</option>`)}</select></label>`;
+      // The list shows the example on screen (none once a setting is changed), and the trained
+      // model, the first of them, is one tap away beside it.
+      const now = toHash(this.state, this.overrides);
+      const shown = PRESETS.find((p) => toHash(startFrom(p).state, startFrom(p).overrides) === now)?.id ?? '';
+      const first = PRESETS[0];
+      return html`<div class="presets picker" part="presets"><label>Worked examples
+        <select data-action="preset" @change=${pick}><option value="" ?selected=${!shown}>choose one…</option>
+          ${PRESETS.map((p) => html`<option value=${p.id} ?selected=${p.id === shown}>${p.label}</option>`)}</select></label>
+        ${shown === first.id ? nothing : html`<button class="small preset" data-preset=${first.id} @click=${() => this.applyPreset(first)}>${first.label}</button>`}</div>`;
     }
     return html`<nav class="presets" part="presets" aria-label="Worked examples">
       ${PRESETS.map((p) => html`<button class="preset" data-preset=${p.id} @click=${() => this.applyPreset(p)}>${p.label}</button>`)}
@@ -1184,6 +1235,8 @@ export class AttentionPlayground extends LitElement {
 
   private shown(def: SettingDef) {
     if (this.controls === 'all' || this.controls === '') return true;
+    // The reader switched the model (Open the trained model): the Model control is the way back.
+    if (def.key === 'model' && this.state.model !== this.givenModel) return true;
     if (this.controls === 'none') return false;
     return this.controls.split(',').map((k) => k.trim()).includes(def.key);
   }
@@ -1191,7 +1244,7 @@ export class AttentionPlayground extends LitElement {
   /** What `view` may name for the trace on screen: a step, a matrix a step shows, "arcs", or
    *  (self-attention) "flow". */
   private views(): string[] {
-    return [...this.steps().flatMap((s) => [s.id, ...s.shows]), ...(this.tracedMode() ? [] : ['flow']), ...(this.model ? ['overview', 'next'] : [])];
+    return [...this.steps().flatMap((s) => [s.id, ...s.shows]), ...(this.tracedMode() ? [] : ['flow']), ...(this.model ? ['heads', 'overview', 'next'] : [])];
   }
 
   /** The `view` attribute when it names one of views(), else '' (every step is shown). */
@@ -1200,9 +1253,20 @@ export class AttentionPlayground extends LitElement {
   }
 
   private single(view: string): unknown {
-    if (view === 'flow') return this.flowView();
-    if (view === 'overview') return this.overview();
+    if (view === 'overview' || view === 'heads') return this.overview();
     if (view === 'next') return this.nextCard();
+    // a view of one layer of the trained model says which (and which head, where it follows one)
+    const layer = this.model ? html`<p class="hint layer-of">${this.layerOf(view === 'flow')}</p>` : nothing;
+    return html`${layer}${this.singleView(view)}`;
+  }
+
+  /** "layer 2 of 2", and the head followed with `head`. */
+  private layerOf(head: boolean): string {
+    return `Layer ${this.layer} of ${this.model?.layers.length ?? 1}${head ? `, head ${this.focusHead}` : ''}`;
+  }
+
+  private singleView(view: string): unknown {
+    if (view === 'flow') return this.flowView();
     const step = this.steps().find((s) => s.id === view);
     if (step) return this.stepView(step, this.steps().indexOf(step));
     const ed = this.tracedMode();
@@ -1262,7 +1326,7 @@ export class AttentionPlayground extends LitElement {
     return html`<div class="tokens model" part="tokens" role="group" aria-label="Tokens: the characters the model reads"
         @mouseover=${predict} @focusin=${predict} @click=${pick}>
       ${t.tokens.map((tok, i) => html`<button class="token ${tok === UNKNOWN ? 'unk' : tok === ' ' || tok === '\n' || tok === '\t' ? 'mark' : ''}" data-index=${i}
-        aria-pressed=${i === following ? 'true' : 'false'}>${tokenMark(tok)}</button>`)}
+        aria-pressed=${i === following ? 'true' : 'false'} aria-label="position ${i}: ${tokenName(tok)}">${tokenMark(tok)}</button>`)}
     </div>`;
   }
 
@@ -1302,7 +1366,7 @@ export class AttentionPlayground extends LitElement {
     return html`<div class="layers" role="group" aria-label="Layer shown below"><span class="what">Below, step by step:</span>
       ${t.layers.map((_, l) => html`<button class="small" data-layer=${l + 1} aria-pressed=${l + 1 === this.layer ? 'true' : 'false'}
         @click=${() => this.pickLayer(l + 1)}>Layer ${l + 1}</button>`)}
-      <span class="hint">following head ${this.focusHead} (pick another above)</span></div>`;
+      <span class="hint">${this.layerOf(true)} followed (pick another above)</span></div>`;
   }
 
   /** What the model is, said plainly: what it learns, what it cannot, and (unfolded on demand)
@@ -1316,10 +1380,11 @@ export class AttentionPlayground extends LitElement {
         against ${short(c.unigram_loss)} for letter frequencies alone (lower is better).</p></details>` : nothing}`;
   }
 
-  /** Model mode, above the walkthrough: the note, the tokens, Repeat, the next character, the heads. */
-  private modelPanels(t: ModelTrace) {
-    return html`${this.modelAbout()}${this.modelTokens(t)}${this.repeatBar()}
-      <div class="model-cards">${this.nextCard()}${this.overview()}</div>${this.layerPicker()}`;
+  /** Model mode, above the walkthrough: the note, the tokens, Repeat, the next character, the
+   *  heads; each part in a `block` of its own (drawn when in sight, a few a frame). */
+  private modelPanels(block: (content: () => unknown) => unknown) {
+    return html`${block(() => html`${this.modelAbout()}${this.modelTokens(this.model!)}${this.repeatBar()}`)}
+      ${block(() => html`<div class="model-cards">${this.nextCard()}${this.overview()}</div>`)}${block(() => this.layerPicker())}`;
   }
 
   render() {
@@ -1383,10 +1448,12 @@ export class AttentionPlayground extends LitElement {
           ${this.modelMode() && this.modelStatus === 'loading' ? html`<p class="note loading-model" role="status">Loading the trained model, ${WEIGHTS_SIZE}…</p>` : nothing}
           <p class="hint busy" role="status">${this.busy ? 'Computing the new trace in the background…' : ''}</p>
           ${this.shownTrace ? html`
-            ${view ? nothing : this.model ? html`<div class=${this.stale ? 'stale' : ''}>${block(() => this.modelPanels(this.model!))}</div>`
+            ${view ? nothing : this.model ? html`<div id="model-intro" class=${this.stale ? 'stale' : ''}>${this.modelPanels(block)}</div>`
               : html`<div class="tokens" part="tokens" role="group" aria-label="Tokens" @click=${this.onChip}>${this.tracedMode() ? nothing : html`<span class="what">Follow one token:</span>`}${chips}</div>${more}`}
             ${view || !this.shownTrace.source_tokens ? nothing : html`<div class="tokens source" role="group" aria-label="Source tokens"><span class="side">source</span>
               ${(this.shownTrace.source_tokens as string[]).map((w, j) => html`<span class="token" title="source position ${j}">${w}</span>`)}</div>`}
+            ${view || this.compact || this.model || ['W_q', 'W_k', 'W_v'].some((k) => k in this.overrides) ? nothing
+              : html`<p class="hint random-weights">The weights are drawn at random from seed <span data-shows="seed">${this.state.seed}</span>, not learned: what a head attends to means nothing yet (“A trained model” shows one that learned).</p>`}
             ${view || this.compact ? nothing : html`<p class="hint">Click a cell of the scores, the weights or the output to see how it is computed.</p>`}
             <div class=${this.stale ? 'stale' : ''}>${views}</div>` : nothing}
         </div>

@@ -80,7 +80,7 @@ export class AttentionTrainer extends TableElement {
   loadingCorpus = false;  // the fortunes are on their way
   /** The model trained here, opened in the playground below: at which step (version: a new
    *  element for each opening, which loads the weights installed then). */
-  opened: { step: number; version: number } | null = null;
+  opened: { step: number; version: number; layer: number; head: number } | null = null;
   opening = false;
   openError = '';
   chartWidth = 560;  // the width the language model's charts have
@@ -203,7 +203,9 @@ export class AttentionTrainer extends TableElement {
       const core = await load();
       const r = await core.loadModel(bytes);
       if ('error' in r) throw new Error(r.error.message);
-      this.opened = { step, version: (this.opened?.version ?? 0) + 1 };
+      // opened on the head that copies most (from the scores when the weights were taken)
+      const top = this.lm?.history ? best(this.lm.history.induction) : { layer: 0, head: 0 };
+      this.opened = { step, version: (this.opened?.version ?? 0) + 1, layer: top.layer + 1, head: top.head };
       await this.updateComplete;
       this.renderRoot.querySelector('.inspect')?.scrollIntoView({ block: 'start', behavior: 'smooth' });
     } catch (e) {
@@ -455,7 +457,8 @@ export class AttentionTrainer extends TableElement {
       ${this.opened ? html`<section class="inspect" aria-label="The model trained here, in the playground">
         <p class="shown" role="status" data-opened-step=${this.opened.step}>The playground below shows the model <b>as trained in this tab, at step ${this.opened.step}</b>,
           not the model the playground ships with.</p>
-        ${keyed(this.opened.version, html`<attention-playground model="tiny-lm" sentence=${INSPECT_SENTENCE} theme=${this.theme}></attention-playground>`)}
+        ${keyed(this.opened.version, html`<attention-playground model="tiny-lm" sentence=${INSPECT_SENTENCE} theme=${this.theme}
+          layer=${this.opened.layer} head=${this.opened.head}></attention-playground>`)}
       </section>` : nothing}`;
   }
 

@@ -7,6 +7,7 @@ import { LitElement, type PropertyValues } from 'lit';
 export class DeferredElement extends LitElement {
   deferred = false;  // an update is waiting for the element to come on screen or for idle time
   private onScreen = false;
+  withParent = false;  // created by a view being placed, and drawn in the same frame as it
   private reported = false;  // the observer has reported at least once
   private catchUp = false;
   private observer = typeof IntersectionObserver === 'undefined' ? null : new IntersectionObserver((entries) => {
@@ -18,10 +19,12 @@ export class DeferredElement extends LitElement {
   connectedCallback() {
     super.connectedCallback();
     this.observer?.observe(this);
-    // Created by a view being placed: placed with it, at the size it holds until it draws (its
-    // first update, a microtask away, draws it if it was found in sight).
+    // Created by a view being placed: placed with it, at the size it holds until it draws, and
+    // drawn in the same frame when in sight, past the frame's slice (a step is not shown
+    // without its matrices), unless it may come a frame later (withStep).
     if (placing && this.observer && !this.hasUpdated) {
       this.holdPlace(true);
+      this.withParent = this.withStep();
       unplaced.add(this);
     }
   }
@@ -48,11 +51,18 @@ export class DeferredElement extends LitElement {
       r.right >= -MARGIN && r.left <= innerWidth + MARGIN;
   }
 
-  /** Found in sight before the observer's first report: drawn now (or, before its first
-   *  update, by that update). */
+  /** Found in sight before the observer's first report: drawn now. */
   seen() {
     this.onScreen = true;
-    this.flush();
+    this.withParent = false;
+    if (this.deferred) this.flush();
+    else if (this.isUpdatePending) this.performUpdate();  // its first update, due a microtask later, now: timed in its slice
+  }
+
+  /** Whether, created by a view being drawn (a step), it is drawn in the same frame as that
+   *  view when in sight, whatever that frame has cost so far. */
+  protected withStep(): boolean {
+    return true;
   }
 
   /** Changes that must show at once, on screen or not (a cell being edited, say). */
@@ -111,23 +121,30 @@ function placeSoon(el: DeferredElement) {
 }
 
 // A view drawn here may move the ones after it (a step's real height replaces its estimate) and
-// may hold views of its own: they are measured again, in the same frame while its slice lasts.
+// may hold views of its own: they are measured again, in the same frame while its slice lasts
+// (a step's own views whatever the slice).
 function placeAll() {
   placing = true;
   const start = performance.now(), over = () => performance.now() - start > SLICE;
-  let left: DeferredElement[] = [];
-  while (unplaced.size && !over()) {
+  const left: DeferredElement[] = [];
+  while ([...unplaced].some((el) => el.withParent || !over())) {
     const batch = [...unplaced].filter((el) => el.isConnected && (el.deferred || !el.hasUpdated));
     unplaced.clear();
     const inSight = new Set(batch.filter((el) => el.inSight()));
-    left = [...inSight].filter((el) => over() || (el.seen(), false));
-    if (left.length || !inSight.size) break;
+    for (const el of inSight) {
+      if (!el.withParent && over()) left.push(el);
+      else el.seen();
+    }
+    if (left.length === inSight.size) break;  // nothing drawn: nothing moved
     for (const el of batch) if (!inSight.has(el)) unplaced.add(el);
   }
   placing = false;
   const next = [...unplaced, ...left];
   unplaced.clear();  // those out of sight wait for the observer, or for idle time
-  for (const el of next) placeSoon(el);  // the slice ran out: the next frame goes on
+  for (const el of next) {
+    el.withParent = false;
+    placeSoon(el);  // the slice ran out: the next frame goes on
+  }
 }
 
 type Deadline = { timeRemaining(): number };

@@ -72,7 +72,15 @@ export class Derivation extends LitElement {
     .hint { color: var(--ap-muted, #555); }
     table.stages th { text-align: left; font-weight: 500; white-space: nowrap; }
     table.stages tr.used td { font-weight: 700; }
+    .wide { overflow-x: auto; }
+    .wide.more::after { content: 'all ' attr(data-columns) ' columns: scroll sideways for the rest →'; position: sticky; left: 0; display: block;
+      font-size: 0.72rem; color: var(--ap-muted, #555); }
   `;
+
+  /** A table wider than its box (the panel, a phone's screen) scrolls inside it: said under it. */
+  protected updated() {
+    for (const box of this.renderRoot.querySelectorAll<HTMLElement>('.wide')) box.classList.toggle('more', box.scrollWidth > box.clientWidth + 1);
+  }
 
   private score(s: Score | Logit, staged = false) {
     const terms = s.terms;
@@ -106,10 +114,10 @@ export class Derivation extends LitElement {
     return html`${r ? html`<p>RoPE: q of “${d.query_token}” turns by its position ${r.q_position}, k of “${d.key_token}” by ${r.k_position}
       (each pair by position × θₚ), so their dot product sees only ${r.q_position} − ${r.k_position} = ${r.q_position - r.k_position}:</p>`
       : html`<p>The rows the score reads, stage by stage:</p>`}
-      <table class="stages"><tbody>
+      <div class="wide" data-columns=${stages[last].q.length}><table class="stages"><tbody>
         ${stages.map((s, i) => html`${row(`q from ${s.q_name}`, `q${i ? ' stage' : ''}${i === last ? ' used' : ''}`, s.q)}`)}
         ${stages.map((s, i) => html`${row(`k from ${s.k_name}`, `k${i ? ' stage' : ''}${i === last ? ' used' : ''}`, s.k)}`)}
-      </tbody></table>`;
+      </tbody></table></div>`;
   }
 
   /** Grouped-query attention: which key/value head this query head reads, and who shares it. */

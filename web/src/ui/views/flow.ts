@@ -106,6 +106,7 @@ export class Flow extends LitElement {
     button:focus-visible { outline: 3px solid var(--ap-focus, #1a73e8); outline-offset: 2px; }
     button[aria-pressed='true'] { background: var(--ap-fg, #222); color: var(--ap-bg, #fff); border-color: var(--ap-fg, #222); }
     .chip { font-family: var(--ap-mono, ui-monospace, monospace); }
+    .chip .pos { margin-left: 0.35em; font-size: 0.72em; color: var(--ap-muted, #555); }  /* a key's position: 24 rows of a space told apart */
     h3 { margin: 0.9rem 0 0.3rem; font-size: 0.92rem; }
     h3 .k { display: inline-grid; place-items: center; width: 1.4em; height: 1.4em; border-radius: 50%; background: var(--ap-line, #ddd); font-size: 0.75rem; margin-right: 0.3rem; }
     .say { margin: 0 0 0.4rem; color: var(--ap-muted, #555); font-size: 0.82rem; max-width: 70ch; }
@@ -194,7 +195,7 @@ export class Flow extends LitElement {
     const qLabel = `${queries.name}, row ${i}${heads > 1 ? `, columns ${h * dk} to ${(h + 1) * dk - 1}` : ''}`;
     const empty = t.empty_rows?.includes(i);
     const keyButton = (j: number) => html`<button class="chip" data-index=${j} ?disabled=${j >= n}
-      title="follow “${keys[j]}” (position ${j}) instead" @click=${() => this.pick(j)}>${clip(keys[j], 14)}</button>`;
+      title="follow “${keys[j]}” (position ${j}) instead" @click=${() => this.pick(j)}>${clip(keys[j], 14)}<span class="pos">${j}</span></button>`;
 
     const pickTokens = html`<div class="row" role="group" aria-label="Token to follow"><span class="what">Follow</span>
       ${tokens.map((tok, k) => html`<button class="chip pick" data-index=${k} aria-pressed=${k === i ? 'true' : 'false'}

@@ -18,6 +18,12 @@ export class HeadsOverview extends DeferredElement {
   layer = 1;  // the layer picked, from 1 as the page names layers
   head = 0;   // the head picked, from 0
 
+  // Eight pictures, the costliest view of model mode's first screen: in a frame of its own
+  // (with its step, the frame that opens a model link was the page's longest task).
+  protected withStep() {
+    return false;
+  }
+
   static styles = style`
     :host { display: block; container-type: inline-size; }
     .layer { margin: 0 0 0.6rem; }

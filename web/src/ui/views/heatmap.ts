@@ -242,12 +242,25 @@ export class Heatmap extends DeferredElement {
     ctx.putImageData(img, 0, 0);
   }
 
-  private onCanvasClick(e: MouseEvent) {
-    const canvas = e.currentTarget as HTMLCanvasElement;
-    const r = canvas.getBoundingClientRect();
+  /** The cell of the picture under a pointer event, or null past its edge. */
+  private cellAt(e: MouseEvent): [number, number] | null {
+    const r = (e.currentTarget as HTMLCanvasElement).getBoundingClientRect();
     const col = Math.floor(((e.clientX - r.left) / r.width) * (this.matrix[0]?.length ?? 0));
     const row = Math.floor(((e.clientY - r.top) / r.height) * this.matrix.length);
-    if (this.clickable) this.emit('cell-select', row, col);
+    return row >= 0 && row < this.matrix.length && col >= 0 && col < (this.matrix[0]?.length ?? 0) ? [row, col] : null;
+  }
+
+  private onCanvasClick(e: MouseEvent) {
+    const at = this.cellAt(e);
+    if (at && this.clickable) this.emit('cell-select', ...at);
+  }
+
+  // The full number of the cell under the pointer, as a table cell's title gives it.
+  private onCanvasHover(e: MouseEvent) {
+    const at = this.cellAt(e), canvas = e.currentTarget as HTMLCanvasElement;
+    if (!at) return canvas.removeAttribute('title');
+    const [i, j] = at;
+    canvas.title = `${this.rows[i] ?? i} → ${this.cols[j] ?? j}: ${full(this.matrix[i][j])}`;
   }
 
   private legend(scale: Scale, relative: boolean) {
@@ -277,7 +290,7 @@ export class Heatmap extends DeferredElement {
       return html`<div class="frame">${title}
         ${schemes.map((scheme) => html`<canvas class=${schemes.length > 1 ? scheme : ''} data-scheme=${scheme} role="img"
           aria-label="${this.label}: ${rows} by ${cols} heatmap, too large for numbers"
-          style="width:${width}px;height:${height}px" @click=${this.onCanvasClick}></canvas>`)}
+          style="width:${width}px;height:${height}px" @click=${this.onCanvasClick} @pointermove=${this.onCanvasHover}></canvas>`)}
         ${this.legend(scale, tops !== null)}</div>`;
     }
     const numbers = this.showNumbers();

@@ -1,0 +1,97 @@
+// What learners tripped on with the trained model, on a laptop and a phone: the first screen
+// says the weights are random; "Open the trained model" lands at its introduction; a hovered
+// cell of a picture gives its number; the derivation's q/k table says it scrolls; Follow one
+// token gives each key its position; the token chips have names a screen reader says.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from '../../dist/attention.js';
+import { start, drawn, ready, done } from './harness.mjs';
+
+const core = await load();
+await core.loadModel();
+let env;
+before(async () => { env = await start(); });
+after(async () => { await env?.stop(); });
+
+const modelShown = (page) => page.waitForFunction(() => document.querySelector('attention-playground')?.model, null, { timeout: 60_000 });
+const LONG = 'the cat sat on the mat and the dog sat on the log and the bird sat on the word';
+
+test('the first screen says the weights are random, where the first weights appear', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const page = await env.page({ viewport });
+    await page.goto(env.base);
+    await ready(page);
+    const said = page.locator('.random-weights');
+    assert.match(await said.innerText(), /drawn at random from seed 42, not learned/);
+    const box = await said.boundingBox();
+    assert.ok(box && box.y + box.height <= viewport.height * 1.5, `said at ${box?.y}px, within the first screen and a half`);
+    await done(page);
+  }
+});
+
+test('"Open the trained model" lands the learner at the model\'s introduction', async () => {
+  const page = await env.page({ viewport: { width: 1280, height: 800 } });
+  await page.goto(env.base);
+  await ready(page);
+  const open = page.locator('button[data-action="open-model"]').first();
+  await open.scrollIntoViewIfNeeded();
+  await open.click();
+  await modelShown(page);
+  await page.waitForFunction(() => {
+    const intro = document.querySelector('attention-playground').shadowRoot.querySelector('#model-intro');
+    return intro && Math.abs(intro.getBoundingClientRect().top) < 4;
+  });
+  assert.match(await page.locator('#model-intro .model-about').innerText(), /model/);
+  await done(page);
+});
+
+test('a hovered cell of a model-mode picture gives its full number', async () => {
+  const page = await env.page({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${env.base}#model=tiny-lm&sentence=${encodeURIComponent(LONG)}`);
+  await modelShown(page);
+  const map = await drawn(page.locator('ap-heatmap[key="weights"]').first());
+  const canvas = map.locator('canvas').first();
+  const box = await canvas.boundingBox();
+  const n = LONG.length;
+  // the centre of cell (row 40, column 12)
+  await canvas.hover({ position: { x: (12.5 / n) * box.width, y: (40.5 / n) * box.height } });
+  const title = await canvas.getAttribute('title');
+  const expected = core.trace({ model: 'tiny-lm', sentence: LONG }).layers[0].weights[0][40][12];
+  const [, shown] = title.match(/: (\S+)$/) ?? [];
+  assert.ok(shown && Math.abs(Number(shown.replace('\u2212', '-')) - expected) < 1e-9, `${title} for ${expected}`);
+  assert.match(title, /^\S+ → \S+: /, 'names the row and the column');
+  await done(page);
+});
+
+test('the derivation\'s q and k table says it scrolls, and Follow one token gives each key its position', async () => {
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    const page = await env.page({ viewport });
+    await page.goto(`${env.base}#model=tiny-lm&sentence=ab+ab`);
+    await modelShown(page);
+    const weights = await drawn(page.locator('ap-heatmap[key="weights"]').first());
+    await weights.locator('td[data-row="3"][data-col="1"]').click();
+    const wide = page.locator('ap-derivation .wide');
+    await wide.waitFor();
+    assert.equal(await wide.getAttribute('data-columns'), '16');
+    const said = await wide.evaluate((el) => ({ more: el.classList.contains('more'), after: getComputedStyle(el, '::after').content }));
+    assert.ok(said.more, `${viewport.width}: the 16 columns do not fit, so it says so`);
+    assert.match(said.after, /all.*16.*columns: scroll sideways/);
+    await page.locator('.derivation button.close').click();
+
+    const flow = await drawn(page.locator('ap-flow'));
+    const keys = await flow.locator('table.scores th .chip .pos').allInnerTexts();
+    assert.deepEqual(keys, ['0', '1', '2', '3', '4'], 'every key named with its position');
+    await done(page);
+  }
+});
+
+test('the token chips have names with their positions', async () => {
+  const page = await env.page();
+  await page.goto(`${env.base}#model=tiny-lm&sentence=a+b`);
+  await modelShown(page);
+  const names = await page.locator('.tokens.model button.token').evaluateAll((chips) => chips.map((c) => c.getAttribute('aria-label')));
+  assert.equal(names.length, 3);
+  assert.match(names[1], /^position 1: /);
+  assert.ok(new Set(names).size === 3);
+  await done(page);
+});
