@@ -95,3 +95,34 @@ test('the token chips have names with their positions', async () => {
   assert.ok(new Set(names).size === 3);
   await done(page);
 });
+
+test('the preset\'s caption says what its weights do on the second copy, counted as the journey counts them, and goes with its sentence', async () => {
+  const page = await env.page({ viewport: { width: 1280, height: 900 } });
+  await page.goto(env.base);
+  await ready(page);
+  await page.click('button.preset[data-preset="trained"]');
+  await modelShown(page);
+  const trace = await page.locator('attention-playground').evaluate((el) => ({ tokens: el.model.tokens, probe: el.model.probe_head_scores,
+    weights: el.model.layers.map((l) => l.weights.map((h) => h.map((r) => [...r]))) }));
+  // the twin rows, found here: the text is S + ' ' + S
+  const n = trace.tokens.length, lag = (n + 1) / 2;
+  assert.equal(trace.tokens.slice(lag).join(''), trace.tokens.slice(0, n - lag).join(''));
+  let best = [0, 0, -1];
+  trace.probe.forEach((heads, l) => heads.forEach((s, h) => { if (s.induction > best[2]) best = [l, h, s.induction]; }));
+  const w = trace.weights[best[0]][best[1]];
+  const rows = Array.from({ length: n - lag }, (_, k) => lag + k);
+  const hits = rows.filter((i) => w[i].indexOf(Math.max(...w[i].slice(0, i + 1))) === i - lag + 1).length;
+  const caption = await page.locator('#repeat-why').innerText();
+  assert.match(caption, new RegExp(`head ${best[1]} of layer ${best[0] + 1} .* in (only )?${hits} of ${rows.length} rows of the second copy`));
+  assert.match(caption, hits * 2 >= rows.length ? /: it copies\.$/ : /: it does not copy here\.$/);
+  // a new sentence, not said twice: no word of a second copy is left
+  await page.fill('#c-sentence', 'a new sentence');
+  await page.waitForFunction(() => document.querySelector('attention-playground').model?.tokens.length === 14);
+  assert.doesNotMatch(await page.locator('#repeat-why').innerText(), /second copy|earlier twin/);
+  assert.doesNotMatch(await page.locator('attention-playground').evaluate((el) => el.shadowRoot.textContent), /said twice|earlier twin/);
+  // Repeat my sentence: counted again on the new text
+  await page.click('button[data-action="repeat"]');
+  await page.waitForFunction(() => document.querySelector('attention-playground').model?.tokens.length === 29);
+  assert.match(await page.locator('#repeat-why').innerText(), /of 14 rows of the second copy/);
+  await done(page);
+});

@@ -98,6 +98,31 @@ test('what the page says the model learned follows its heads\' scores', () => {
   assert.match(mm.modelNote(notCopying), /to look at the previous character; this one has not learned to copy repeated text \(its best induction score is 0\.05\)/);
   assert.match(mm.modelNote([[head(0.1, 0.1)]]), /^A model this small learns which character follows which;/);
   for (const probe of [copying, notCopying]) assert.match(mm.modelNote(probe), /does not resolve what “it” refers to/);
-  assert.match(mm.repeatHint(copying), /pick the induction head/);
+  assert.match(mm.repeatHint(copying), /writes your sentence twice: below, what the induction head then does/);
   assert.match(mm.repeatHint(notCopying), /the best induction score is 0\.05/);
+});
+
+test('a text said twice is found, and a head\'s copying on its second copy is counted from its weights', () => {
+  const chars = (text) => [...text];
+  assert.equal(mm.repeatLag(chars('ab ab')), 3);      // S + ' ' + S
+  assert.equal(mm.repeatLag(chars('abab')), 2);       // S + S
+  assert.equal(mm.repeatLag(chars('the cat. the cat.')), 9);
+  assert.equal(mm.repeatLag(chars('abc')), null);
+  assert.equal(mm.repeatLag(chars('ab ac')), null);
+  assert.equal(mm.repeatLag([]), null);
+  // "ab ab": rows 3 ("a") and 4 ("b") of the second copy; their targets are 1 ("b") and 2 (" ")
+  const tokens = chars('ab ab');
+  const row = (i, heaviest) => Array.from({ length: 5 }, (_, j) => (j > i ? 0 : j === heaviest ? 0.7 : 0.3 / i));
+  const copyingHead = [row(0, 0), row(1, 1), row(2, 2), row(3, 1), row(4, 2)];
+  const c = mm.copying(copyingHead, tokens, 3);
+  assert.deepEqual({ rows: c.rows, hits: c.hits, instead: c.instead }, { rows: 2, hits: 2, instead: null });
+  assert.ok(Math.abs(c.mean - 0.7) < 1e-12);
+  assert.match(mm.copyCaption(c, 2, 1), /^On this text, head 1 of layer 2 \(the best induction head on random characters\) puts its largest weight on the character after the earlier twin in 2 of 2 rows of the second copy \(a mean weight of 0\.70 there\): it copies\.$/);
+  const spaceHead = [row(0, 0), row(1, 1), row(2, 2), row(3, 2), row(4, 2)];  // row 3 looks at the space
+  const d = mm.copying(spaceHead, tokens, 3);
+  assert.deepEqual({ hits: d.hits, instead: d.instead }, { hits: 1, instead: { token: ' ', rows: 1 } });
+  const e = mm.copying([row(0, 0), row(1, 1), row(2, 2), row(3, 2), row(4, 0)], tokens, 3);
+  assert.equal(e.hits, 0);
+  assert.match(mm.copyCaption(e, 2, 1), /in only 0 of 2 rows .*; the others look most at .*: it does not copy here\.$/);
+  assert.deepEqual(mm.bestInduction([[{ induction: 0.1 }, { induction: 0.2 }], [{ induction: 0.9 }, { induction: 0.3 }]]), { layer: 1, head: 0 });
 });

@@ -161,9 +161,64 @@ export function modelNote(probe: HeadScores[][]): string {
   return `A model this small learns ${list}${noCopy}. It does not resolve what “it” refers to: that takes models thousands of times larger.`;
 }
 
-/** The line beside "Repeat my sentence": where to look, and whether a head will copy. */
+/** The line beside "Repeat my sentence" for a text not said twice: what repeating it is for,
+ *  and whether the model has a head that may copy. */
 export function repeatHint(probe: HeadScores[][]): string {
   return copies(probe)
-    ? 'Then pick the induction head below: from each character of the copy it looks at the one after its earlier twin.'
-    : `Then look at the heads below: none of this model’s copies (the best induction score is ${bestOf(probe, 'induction').toFixed(2)}), so no head looks at the character after the earlier twin.`;
+    ? 'It writes your sentence twice: below, what the induction head then does on it.'
+    : `It writes your sentence twice; none of this model’s heads copies (the best induction score is ${bestOf(probe, 'induction').toFixed(2)}).`;
+}
+
+// ---------------------------------------------------------------- what a head does on this text
+
+/** The head with the highest induction score on the probe (layer and head from 0). */
+export function bestInduction(probe: HeadScores[][]): { layer: number; head: number } {
+  let best = { layer: 0, head: 0, score: -1 };
+  probe.forEach((heads, l) => heads.forEach((s, h) => { if (s.induction > best.score) best = { layer: l, head: h, score: s.induction }; }));
+  return { layer: best.layer, head: best.head };
+}
+
+/** Where a text is said twice: the lag L (the copy as long as it can be, at least two tokens)
+ *  at which every token from L on repeats the one L back; null when it is not. */
+export function repeatLag(tokens: string[]): number | null {
+  const n = tokens.length;
+  for (let lag = Math.max(1, Math.ceil(n / 2)); lag <= n - 2; lag++) {
+    let twice = true;
+    for (let i = lag; i < n && twice; i++) twice = tokens[i] === tokens[i - lag];
+    if (twice) return lag;
+  }
+  return null;
+}
+
+/** What a head does on the second copy of a text said twice (`lag` back): of its rows (each
+ *  token that repeats the one `lag` back, whose target is the token after that earlier twin), how
+ *  many put their largest weight on the target, the mean weight there, and the token most of
+ *  the other rows look at most (with how many). */
+export interface Copying { rows: number; hits: number; mean: number; instead: { token: string; rows: number } | null }
+
+export function copying(weights: number[][], tokens: string[], lag: number): Copying {
+  let hits = 0, sum = 0;
+  const elsewhere = new Map<string, number>();
+  for (let i = lag; i < tokens.length; i++) {
+    const row = weights[i], target = i - lag + 1;
+    let top = 0;
+    for (let j = 1; j <= i; j++) if (row[j] > row[top]) top = j;
+    sum += row[target];
+    if (top === target) hits++;
+    else elsewhere.set(tokens[top], (elsewhere.get(tokens[top]) ?? 0) + 1);
+  }
+  const rows = tokens.length - lag;
+  const [token, count] = [...elsewhere].sort((a, b) => b[1] - a[1])[0] ?? [];
+  return { rows, hits, mean: rows ? sum / rows : 0, instead: token === undefined ? null : { token, rows: count } };
+}
+
+/** The caption of a text said twice: what head `head` of layer `layer` (from 1), the one that
+ *  copies most on the probe, does on its second copy, counted on this text's weights. */
+export function copyCaption(c: Copying, layer: number, head: number): string {
+  const who = `head ${head} of layer ${layer} (the best induction head on random characters)`;
+  const where = `${c.hits} of ${c.rows} rows of the second copy`;
+  const said = (only: string) => `puts its largest weight on the character after the earlier twin in ${only}${where} (a mean weight of ${c.mean.toFixed(2)} there)`;
+  if (c.hits * 2 >= c.rows) return `On this text, ${who} ${said('')}: it copies.`;
+  const instead = c.instead ? `; the others look most at ${tokenName(c.instead.token)} (${c.instead.rows} of them)` : '';
+  return `On this text, ${who} ${said('only ')}${instead}: it does not copy here.`;
 }

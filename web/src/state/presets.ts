@@ -17,7 +17,7 @@ export const PRESETS: Preset[] = [
   {
     id: 'trained',
     label: 'A trained model',
-    note: 'A small language model, trained on Debian’s fortunes, reading a sentence said twice: in the second copy its induction head looks from each character to the one after its earlier twin, which is how it guesses what comes next. Its weights are learned, not drawn from a seed.',
+    note: 'A small language model, trained on Debian’s fortunes: its weights are learned, not drawn from a seed. Beside “Repeat my sentence”, what its induction head does on the second copy, counted on this text.',
     state: { model: 'tiny-lm', sentence: 'The cat sat on the mat. The cat sat on the mat.' },
     overrides: {},
   },

@@ -39,7 +39,7 @@ import { specEntries } from '../../state/from-spec.js';
 import { autoValue } from '../../state/auto-value.js';
 import type { DrawHeatmap } from '../views/draw.js';
 import { loadLaterViews, modern } from './later-views.js';
-import { CONTEXT, MODEL, UNKNOWN, WEIGHTS_SIZE, characters, extrasOf, isModelState, isModelTrace, keepWeights, layerTrace, modelNote, repeatHint, repeatRefusal, repeated,
+import { CONTEXT, MODEL, UNKNOWN, WEIGHTS_SIZE, characters, extrasOf, isModelState, isModelTrace, keepWeights, layerTrace, modelNote, repeatHint, repeatRefusal, repeated, repeatLag, copying, copyCaption, copies, bestInduction,
   modelSpec, tokenMark, tokenName } from '../../state/model-mode.js';
 import { count } from '../shared/count.js';
 
@@ -614,11 +614,8 @@ export class AttentionPlayground extends LitElement {
    *  on the probe, whichever head that is after training) and on a character of the second copy. */
   private openOnInduction(t: ModelTrace) {
     this.toInduction = false;
-    let best = { layer: 1, head: 0, score: -1 };
-    t.probe_head_scores.forEach((heads, l) => heads.forEach((s, h) => {
-      if (s.induction > best.score) best = { layer: l + 1, head: h, score: s.induction };
-    }));
-    this.layer = best.layer;
+    const best = bestInduction(t.probe_head_scores);
+    this.layer = best.layer + 1;
     this.focusHead = best.head;
     this.focusToken = Math.floor((t.tokens.length * 3) / 4);
   }
@@ -1330,12 +1327,21 @@ export class AttentionPlayground extends LitElement {
     </div>`;
   }
 
+  /** Beside Repeat: on a text said twice, what the best induction head (on the probe) does on
+   *  its second copy, counted on this trace; else what repeating is for. */
+  private copyLine(t: ModelTrace): string {
+    const lag = repeatLag(t.tokens);
+    if (lag === null || !copies(t.probe_head_scores)) return repeatHint(t.probe_head_scores);
+    const best = bestInduction(t.probe_head_scores);
+    return copyCaption(copying(t.layers[best.layer].weights[best.head], t.tokens, lag), best.layer + 1, best.head);
+  }
+
   /** Repeat my sentence: the sentence twice, so an induction head has something to copy. */
   private repeatBar() {
     const why = repeatRefusal(String(this.state.sentence));
     return html`<div class="model-bar">
       <button class="small" data-action="repeat" ?disabled=${Boolean(why)} aria-describedby="repeat-why" @click=${this.repeatSentence}>Repeat my sentence</button>
-      <span class="hint" id="repeat-why">${why || (this.model ? repeatHint(this.model.probe_head_scores) : '')}</span>
+      <span class="hint" id="repeat-why">${this.model && (!why || repeatLag(this.model.tokens) !== null) ? `${this.copyLine(this.model)} ${why}`.trim() : why}</span>
     </div>`;
   }
 
