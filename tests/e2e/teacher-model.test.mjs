@@ -35,7 +35,11 @@ test('the element snippet a teacher pastes opens on the layer, head and token of
   const page = await env.page();
   await page.goto(`${env.base}#model=tiny-lm&sentence=${encodeURIComponent(SENTENCE)}&focus=43&head=2&layer=2`);
   await modelShown(page);
+  const intro = await page.locator('.model-about').innerText();
   await page.click('button[data-action="embed"]');
+  // what Embed did is said beside it, and the model's introduction stays
+  assert.match(await page.locator('.tools .tool-note').innerText(), /copied|Copy/);
+  assert.equal(await page.locator('.model-about').innerText(), intro);
   const text = await page.locator('textarea.share').inputValue();
   const element = text.slice(text.indexOf('<script'));
   for (const attr of ['layer="2"', 'head="2"', 'focus-token="43"']) assert.ok(element.includes(attr), `the element snippet has ${attr}: ${element}`);

@@ -11,7 +11,7 @@ export const PLAYGROUND_STYLES = [THEME, css`
     .presets { display: flex; flex-wrap: wrap; gap: 0.4rem; }
     /* On a phone the examples are one labelled list, so the results stay on the first screen. */
     .presets.picker { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4rem 0.5rem; font-size: 0.85rem; font-weight: 600; }
-    .presets.picker label { display: flex; align-items: center; gap: 0.5rem; flex: 1 1 14rem; min-width: 0; }
+    .presets.picker label { display: flex; align-items: center; gap: 0.5rem; flex: 1 0 15rem; }
     .presets.picker select { font: inherit; font-weight: 400; min-width: 0; flex: 1; max-width: 20rem; padding: 0.2rem 0.3rem;
       color: var(--ap-fg); background: var(--ap-card); border: 1px solid var(--ap-line); border-radius: 6px; }
     .layout { display: grid; grid-template-columns: 260px minmax(0, 1fr); }
@@ -60,7 +60,8 @@ export const PLAYGROUND_STYLES = [THEME, css`
     .matrix { max-width: 100%; }
     .arcs-title { font: 600 0.85rem var(--ap-mono); }
     .stale { opacity: 0.45; }
-    .tools { display: flex; gap: 0.4rem; margin-left: auto; }
+    .tools { display: flex; flex-wrap: wrap; justify-content: flex-end; gap: 0.4rem; margin-left: auto; }
+    .tools > .tool-note { flex-basis: 100%; margin: 0; padding: 0.25rem 0.6rem; font-size: 0.85rem; text-align: end; }  /* what a button did, beside it */
     .views > .tools { margin: 0 0 0.5rem; justify-content: flex-end; }
     details.export { font-size: 0.8rem; margin-top: 2px; }
     details.export summary { cursor: pointer; color: var(--ap-muted); width: max-content; }

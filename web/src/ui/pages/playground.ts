@@ -92,7 +92,7 @@ export class AttentionPlayground extends LitElement {
     note: { state: true }, ready: { state: true }, loadError: { state: true }, theme: { type: String, reflect: true },
     view: { type: String }, controls: { type: String }, compact: { type: Boolean, reflect: true },
     toolbar: { type: Boolean }, presets: { type: Boolean }, focusToken: { state: true },
-    shareText: { state: true }, numpyText: { state: true }, busy: { state: true }, stale: { state: true },
+    shareText: { state: true }, numpyText: { state: true }, toolNote: { state: true }, busy: { state: true }, stale: { state: true },
     substituted: { state: true }, offerSpec: { state: true }, narrow: { type: Boolean, reflect: true },
     settingsOpen: { state: true }, positionError: { state: true }, focusHead: { state: true }, relative: { state: true }, stepAt: { state: true }, blockAt: { state: true },
   };
@@ -139,6 +139,7 @@ export class AttentionPlayground extends LitElement {
   stepAt = 0;          // the decode stepper's position
   blockAt = 0;         // the online stepper's key block
   shareText = '';
+  toolNote = '';       // what Share, Embed or Copy as NumPy did, said beside them (not over the page's note)
   numpyText = '';
   busy = false;        // a large trace is being computed in the background
   stale = false;       // the trace on screen is the last good one, not the spec's
@@ -426,6 +427,7 @@ export class AttentionPlayground extends LitElement {
   }
 
   private compute() {
+    this.toolNote = '';  // it said what was done with the numbers before this change
     if (!this.core && !this.first) return;
     // (Before the whole core is in, the first module refuses the trained model under WHOLE_CORE.)
     if (this.modelMode() && this.core) return this.computeModel();
@@ -880,11 +882,11 @@ export class AttentionPlayground extends LitElement {
     this.offerSpec = Boolean(long);
     if (long) {
       this.shareText = '';
-      this.note = `${long} Download the spec as a JSON file instead: attention-cli run spec.json computes the same numbers.`;
+      this.toolNote = `${long} Download the spec as a JSON file instead: attention-cli run spec.json computes the same numbers.`;
       return;
     }
     this.shareText = url;
-    this.note = refusedURLs(this) + ((await copyText(url)) ? 'Link copied.' : 'Copy the link below.');
+    this.toolNote = refusedURLs(this) + ((await copyText(url)) ? 'Link copied.' : 'Copy the link below.');
   }
 
   private async embed() {
@@ -897,7 +899,7 @@ export class AttentionPlayground extends LitElement {
     this.numpyText = '';
     this.offerSpec = false;
     const copied = await copyText(this.shareText);
-    this.note = refusedURLs(this) + (long ? `${long} ${copied ? 'The element snippet was copied' : 'Copy the element snippet below'}: it holds the matrices itself.`
+    this.toolNote = refusedURLs(this) + (long ? `${long} ${copied ? 'The element snippet was copied' : 'Copy the element snippet below'}: it holds the matrices itself.`
       : framed ? (copied ? 'Embed snippets copied: an <iframe>, or the element itself.' : 'Copy a snippet below.')
       : `${copied ? 'The element snippet was copied' : 'Copy the element snippet below'}. (For an <iframe> too, give this element share-url: the address of a hosted playground page.)`);
   }
@@ -920,7 +922,7 @@ export class AttentionPlayground extends LitElement {
     this.numpyText = shown ? [first, shown + rest.join('\n')].join('\n') : r;
     this.shareText = '';
     this.offerSpec = false;
-    this.note = (await copyText(this.numpyText)) ? 'NumPy program copied: it rebuilds every number on screen.' : 'Copy the NumPy program below.';
+    this.toolNote = (await copyText(this.numpyText)) ? 'NumPy program copied: it rebuilds every number on screen.' : 'Copy the NumPy program below.';
   }
 
   private async exportMatrix(format: string, data: MatrixData, file: string) {
@@ -1006,14 +1008,14 @@ export class AttentionPlayground extends LitElement {
         if (p) this.applyPreset(p);
       };
       // The list shows the example on screen (none once a setting is changed), and the trained
-      // model, the first of them, is one tap away beside it.
+      // model, the first of them, is one tap away beside it (until it is on screen).
       const now = toHash(this.state, this.overrides);
       const shown = PRESETS.find((p) => toHash(startFrom(p).state, startFrom(p).overrides) === now)?.id ?? '';
       const first = PRESETS[0];
       return html`<div class="presets picker" part="presets"><label>Worked examples
         <select data-action="preset" @change=${pick}><option value="" ?selected=${!shown}>choose one…</option>
           ${PRESETS.map((p) => html`<option value=${p.id} ?selected=${p.id === shown}>${p.label}</option>`)}</select></label>
-        ${shown === first.id ? nothing : html`<button class="small preset" data-preset=${first.id} @click=${() => this.applyPreset(first)}>${first.label}</button>`}</div>`;
+        ${isModelState(this.state) ? nothing : html`<button class="small preset" data-preset=${first.id} @click=${() => this.applyPreset(first)}>${first.label}</button>`}</div>`;
     }
     return html`<nav class="presets" part="presets" aria-label="Worked examples">
       ${PRESETS.map((p) => html`<button class="preset" data-preset=${p.id} @click=${() => this.applyPreset(p)}>${p.label}</button>`)}
@@ -1418,7 +1420,9 @@ export class AttentionPlayground extends LitElement {
     const toolbar = tools ? html`<div class="tools" part="toolbar">
       <button class="small" data-action="share" @click=${this.share}>Share</button>
       <button class="small" data-action="embed" @click=${this.embed}>Embed</button>
-      <button class="small" data-action="numpy" @click=${this.copyNumpy}>Copy as NumPy</button></div>` : nothing;
+      <button class="small" data-action="numpy" @click=${this.copyNumpy}>Copy as NumPy</button>
+      ${this.toolNote ? html`<p class="note tool-note" role="status">${this.toolNote}${this.offerSpec
+        ? html` <button class="small" data-action="download-spec" @click=${this.downloadSpec}>Download spec.json</button>` : nothing}</p>` : nothing}</div>` : nothing;
     const header = title || presets;
     const tokens = (this.shownTrace?.tokens ?? []) as string[];
     const following = Math.min(this.focusToken, tokens.length - 1);
@@ -1442,8 +1446,7 @@ export class AttentionPlayground extends LitElement {
         <div class="views" part="view" @relative-change=${(e: CustomEvent) => (this.relative = e.detail.relative)}
           @step-change=${this.onStep} @cell-select=${this.onCellSelect} @cell-edit=${this.onCellEdit} @click=${this.onRowLabel}>
           ${header ? nothing : toolbar}
-          ${this.note ? html`<p class="note" role="status">${this.note}${this.offerSpec
-            ? html` <button class="small" data-action="download-spec" @click=${this.downloadSpec}>Download spec.json</button>` : nothing}</p>` : nothing}
+          ${this.note ? html`<p class="note" role="status">${this.note}</p>` : nothing}
           ${unknownView ? html`<p class="note">${unknownView}</p>` : nothing}
           ${this.shareText ? html`<textarea class="share" readonly rows=${this.shareText.split('\n').length + 1} aria-label="Link or snippet to copy">${this.shareText}</textarea>` : nothing}
           ${this.numpyText ? html`<textarea class="share numpy" readonly rows="12" aria-label="NumPy program">${this.numpyText}</textarea>` : nothing}
