@@ -252,6 +252,25 @@ test('a reload of a link to a slide keeps its element\'s layer and head, after t
   await page.context().close();
 });
 
+test('on the example slide, Open the trained model leaves a consistent element and a way back', async () => {
+  const page = await chromium.page({ loopback: true });
+  await open(page);
+  await show(page, 'example');
+  const el = page.locator('#example attention-playground');
+  await el.locator('ap-heatmap td[data-row]').first().waitFor();
+  const controls = () => el.evaluate((e) => [...e.shadowRoot.querySelectorAll('.control[data-key]')].map((c) => c.dataset.key));
+  assert.deepEqual(await controls(), ['seed', 'temperature']);
+  await el.locator('button[data-action="open-model"]').first().click();
+  await page.waitForFunction(() => document.querySelector('#example attention-playground').model, null, { timeout: 60_000 });
+  assert.ok((await controls()).includes('model'), 'the Model control is there, to go back');
+  assert.doesNotMatch(await el.evaluate((e) => e.shadowRoot.textContent), /seed 42/, 'the random example\'s note went with it');
+  await el.locator('select#c-model').selectOption('random');
+  await page.waitForFunction(() => !document.querySelector('#example attention-playground').model && document.querySelector('#example attention-playground').trace);
+  assert.deepEqual((await controls()).filter((k) => k !== 'model'), ['seed', 'temperature']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test("an element's Share link keeps the deck's slide: the reader lands on the slide, with the element's numbers", async () => {
   const page = await chromium.page({ loopback: true });
   await open(page);

@@ -27,8 +27,8 @@ export interface AttentionPlaygroundElement extends HTMLElement {
   /** light, dark, or auto (follows prefers-color-scheme). */
   theme: 'auto' | 'light' | 'dark';
   /** One step id ("embed" … "concat"), trace key ("weights", "Q" …), "arcs" or "flow" to show
-   *  alone (with the trained model also "overview", every head at a glance, and "next", the
-   *  likeliest next characters); any other value shows every step, with a note. */
+   *  alone (with the trained model also "heads" (or "overview"), every head at a glance, and
+   *  "next", the likeliest next characters); any other value shows every step, with a note. */
   view: string;
   /** "all", "none", or a comma list of setting keys ("sentence,seed"). */
   controls: string;
@@ -37,8 +37,13 @@ export interface AttentionPlaygroundElement extends HTMLElement {
   toolbar: boolean;
   /** Attribute `presets`: the worked examples on an embedded element. */
   presets: boolean;
-  /** Attribute `focus-token`: the token the flow view follows, by position from 0. */
+  /** Attribute `focus-token`: the token the flow view follows, by position from 0 (with the
+   *  trained model, "What comes next" is for it). */
   focusToken: number;
+  /** Attribute `head`: the head followed, from 0. */
+  focusHead: number;
+  /** Attribute `layer`: the trained model's layer shown, from 1. */
+  layer: number;
 }
 
 /** Watch attention learn: its attributes are the training settings (task, seed, learning-rate ...). */
