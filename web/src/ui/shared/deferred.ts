@@ -131,11 +131,12 @@ function placeAll() {
     const batch = [...unplaced].filter((el) => el.isConnected && (el.deferred || !el.hasUpdated));
     unplaced.clear();
     const inSight = new Set(batch.filter((el) => el.inSight()));
+    let drawn = 0;
     for (const el of inSight) {
       if (!el.withParent && over()) left.push(el);
-      else el.seen();
+      else el.seen(), drawn++;
     }
-    if (left.length === inSight.size) break;  // nothing drawn: nothing moved
+    if (!drawn) break;  // nothing moved
     for (const el of batch) if (!inSight.has(el)) unplaced.add(el);
   }
   placing = false;
