@@ -507,9 +507,9 @@ export class AttentionPlayground extends LitElement {
       if (result === null || id !== this.computed) return;
       this.show(spec, spec, result as Json, null, []);
     }, () => { if (id === this.computed) onPage(); }).finally(() => idle(() => {
-      // (a spec of one character never goes to the worker)
       this.modelWarm = true;
-      core.trace(modelSpec(' '));
+      const probe = modelSpec(' ');
+      if (!large(core, probe)) core.trace(probe);  // asked first, as every path that runs the core
     }));
   }
 
