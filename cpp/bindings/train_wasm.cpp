@@ -98,8 +98,10 @@ std::string lm_step(int count) {
 emscripten::val lm_model_bytes() {
   static std::string bytes;
   if (!language) return emscripten::val::null();
-  bytes = attention::write_model({language->settings().shape, attention::character_vocabulary(), language->weights(),
-                                  json{{"training", {{"steps", language->steps()}}}}});
+  // The page completes the card with what it knows of the run (the corpus, the seconds).
+  const attention::LmShape& shape = language->settings().shape;
+  bytes = attention::write_model({shape, attention::character_vocabulary(), language->weights(),
+                                  json{{"architecture", attention::architecture(shape)}, {"training", {{"steps", language->steps()}}}}});
   return emscripten::val(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<const unsigned char*>(bytes.data())));
 }
 

@@ -133,7 +133,7 @@ int main(int argc, char** argv) {
                        {"induction", p.induction}, {"first_token", p.first_token}});
     }
   }
-  model.card = {{"architecture", "attention-only decoder: 2 layers of 4 causal heads with RoPE, d_model 64, learned positions, context 128, characters"},
+  model.card = {{"architecture", architecture(settings.shape)},
                 {"corpus", {{"package", "fortunes"}, {"version", version}, {"files", kFiles}, {"fortunes", fortunes},
                             {"train_characters", train.size()}, {"held_out_characters", held_out.size()}}},
                 {"training", {{"seed", settings.seed}, {"steps", steps}, {"batch", settings.batch_size},

@@ -98,9 +98,12 @@ test('a learner picks the language model, plays, watches it learn, and opens it 
   const here = core.run(spec).layers[1].W_q[0].slice(0, 4);
   for (let i = 0; i < 4; i++) assert.ok(Math.abs(shown.W_q[i] - here[i]) < 1e-6, `W_q ${shown.W_q} against Node's ${here}`);
   assert.notDeepEqual(shown.W_q, shipped);
-  // The playground's card says how it was trained: here, for these steps.
-  const card = await playground.evaluate((el) => el.shadowRoot.querySelector('details.model-card')?.textContent ?? '');
-  assert.match(card, new RegExp(`trained in this tab for ${STEPS} steps`));
+  // The playground's card says how it was trained: here, for these steps, with the architecture the shipped card
+  // names (RoPE included); its Model select names the model trained here, not the shipped one.
+  const card = await playground.evaluate((el) => el.shadowRoot.querySelector('details.model-card')?.textContent.replace(/\s+/g, ' ') ?? '');
+  assert.match(card, new RegExp(`2 layers of 4 causal heads with RoPE.*Trained in this tab on .*, ${STEPS} steps of 8 texts`));
+  const chosen = await playground.evaluate((el) => { const s = el.shadowRoot.querySelector('#c-model'); return s.selectedOptions[0].textContent; });
+  assert.equal(chosen.trim(), `trained in this tab, step ${STEPS}`);
   // It opens on the head whose induction score is highest, as the charts above show them.
   const top = await page.locator(trainer).evaluate((el) => {
     let t = [1, 0, -Infinity];

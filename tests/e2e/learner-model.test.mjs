@@ -1,6 +1,6 @@
 // What learners tripped on with the trained model, on a laptop and a phone: the first screen
 // says the weights are random; "Open the trained model" lands at its introduction; a hovered
-// cell of a picture gives its number; the derivation's q/k table says it scrolls; Follow one
+// cell of a picture gives its number, and a tapped one on a phone opens its row zoomed; the derivation's q/k table says it scrolls; Follow one
 // token gives each key its position; the token chips have names a screen reader says.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -60,6 +60,40 @@ test('a hovered cell of a model-mode picture gives its full number', async () =>
   const [, shown] = title.match(/: (\S+)$/) ?? [];
   assert.ok(shown && Math.abs(Number(shown.replace('\u2212', '-')) - expected) < 1e-9, `${title} for ${expected}`);
   assert.match(title, /^\S+ → \S+: /, 'names the row and the column');
+  await done(page);
+});
+
+test('on a phone, a tap on a picture of small cells opens its row zoomed, where a finger picks one cell', async () => {
+  const page = await env.page({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await page.goto(`${env.base}#model=tiny-lm&sentence=${encodeURIComponent(LONG)}`);
+  await modelShown(page);
+  const map = await drawn(page.locator('ap-heatmap[key="weights"]').first());
+  const canvas = map.locator('canvas').first();
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  const n = LONG.length;
+  assert.ok(box.width / n < 6, `cells of ${box.width / n} px: a finger cannot tell them apart`);
+  await canvas.tap({ position: { x: (12.5 / n) * box.width, y: (40.5 / n) * box.height } });
+  const zoom = map.locator('.zoom');
+  await zoom.waitFor();
+  const playground = page.locator('attention-playground');
+  assert.equal(await playground.evaluate((el) => el.selected ?? null), null, 'the tap chose no cell yet');
+  assert.match(await zoom.getAttribute('aria-label'), new RegExp(`^Row 40 \\(n\\) of rows 0 to ${n - 1}`));
+  // one row down, then the column: every cell of the row is a button a finger can hit
+  await zoom.locator('[data-action="row-down"]').tap();
+  assert.match(await zoom.getAttribute('aria-label'), new RegExp(`^Row 41 \\(\\S\\) of rows 0 to ${n - 1}`));
+  const sizes = await zoom.locator('.zcell').evaluateAll((bs) => bs.map((b) => [b.offsetWidth, b.offsetHeight]));
+  assert.equal(sizes.length, n);
+  assert.ok(sizes.every(([w, h]) => w >= 24 && h >= 24), JSON.stringify(sizes.slice(0, 3)));
+  const cell = zoom.locator('.zcell[data-col="12"]');
+  await cell.tap();
+  await page.waitForFunction(() => document.querySelector('attention-playground').selected?.row === 41);
+  assert.deepEqual(await playground.evaluate((el) => el.selected), { key: 'weights', head: 0, row: 41, col: 12 });
+  const expected = core.trace({ model: 'tiny-lm', sentence: LONG }).layers[0].weights[0][41][12];
+  const [, said] = (await cell.getAttribute('aria-label')).match(/: (\S+)$/) ?? [];
+  assert.ok(said && Math.abs(Number(said.replace('\u2212', '-')) - expected) < 1e-9, `${said} for ${expected}`);
+  await page.locator('ap-derivation').first().waitFor();
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'the zoomed row scrolls inside its column, not the page');
   await done(page);
 });
 

@@ -61,6 +61,12 @@ LmWeights init_weights(const LmShape& s, std::uint32_t seed) {
   return w;
 }
 
+std::string architecture(const LmShape& shape) {
+  const auto n = [](long v) { return std::to_string(v); };
+  return "attention-only decoder: " + n(shape.layers) + " layers of " + n(shape.heads) + " causal heads with RoPE, d_model " + n(shape.d_model) + ", learned positions, context " +
+         n(shape.context) + ", characters";
+}
+
 const std::vector<std::string>& character_vocabulary() {
   static const std::vector<std::string> vocab = [] {
     std::vector<std::string> v = {unknown_token, "\n"};

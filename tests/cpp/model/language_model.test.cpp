@@ -295,6 +295,9 @@ TEST_CASE("the probe's head scores are NumPy's head detector on PyTorch's attent
                            {"induction", entry["induction"]}, {"first_token", entry["first_token"]}});
   }
   CHECK_CLOSE_JSON(scores_json(scores), card, tol::reordered);
+  // ... and says the shape it was built with in the words every card uses (a model trained on the page's too).
+  CHECK(m->card.at("architecture") == attention::architecture(m->shape));
+  CHECK(attention::architecture(m->shape).find("4 causal heads with RoPE") != std::string::npos);
 
   // A probe longer than half the context does not fit twice: no scores rather than a failure.
   CHECK(attention::probe_head_scores(*m, m->shape.context / 2 + 1, 0).empty());

@@ -33,6 +33,8 @@ export interface OnlineBlock { keys: [number, number]; m: (number | null)[]; l: 
 
 /** How the trained model was made and what its heads do (the weights file's header). */
 export interface ModelCard {
+  /** Only on a model trained in /learn/'s tab ("trained in this tab, step 300"); the shipped model has none. */
+  name?: string;
   architecture: string;
   corpus: { package: string; version: string; files: string[]; fortunes: number; train_characters: number; held_out_characters: number };
   training: { seed: number; steps: number; batch: number; learning_rate: number; repeat_share: number; seconds: number };

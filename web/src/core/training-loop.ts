@@ -141,11 +141,10 @@ export function withCard(bytes: Uint8Array<ArrayBuffer>, here: TrainedHere): Uin
   const end = bytes.indexOf(10);
   if (end < 0) return bytes;
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(0, end)));
-  const shape = header.shape ?? {};
   const { settings, unigram, characters, source } = here.started;
   const card: ModelCard = {
-    architecture: `attention-only decoder: ${shape.layers} layers of ${shape.heads} causal heads, d_model ${shape.d_model}, learned positions, `
-      + `context ${shape.context}, characters; trained in this tab for ${here.step} steps`,
+    name: `trained in this tab, step ${here.step}`,
+    architecture: header.card.architecture,  // the core's words for the shape it trained
     corpus: { package: source.package, version: source.version, files: [], fortunes: source.fortunes,
       train_characters: characters.train, held_out_characters: characters.heldOut },
     training: { seed: settings.seed, steps: here.step, batch: settings.batch_size, learning_rate: settings.learning_rate,

@@ -39,6 +39,11 @@ struct LmShape {
   double rope_base = 10000;  // RoPE in every layer: pairs (2i, 2i+1) of a head's columns turn by position x base^(-2i/d_k)
 };
 
+// The shape said in words, for the model card ("attention-only decoder: 2 layers of 4 causal
+// heads with RoPE, d_model 64, learned positions, context 128, characters"): every card says
+// how its model is built from the shape it was built with.
+std::string architecture(const LmShape& shape);
+
 struct LmLayer {
   Matrix W_q, W_k, W_v, W_o;  // (d, d); head i takes column block i of W_q, W_k, W_v and row block i of W_o
 };

@@ -996,6 +996,8 @@ export class AttentionPlayground extends LitElement {
       value: this.state[def.key], set: (text) => this.set(def, text), message: (failed ? this.modelError : '') || home,
       hint: !model ? '' : loading ? `Loading the trained model, ${WEIGHTS_SIZE}…` : PUT_AWAY,
       extra: failed ? html`<button class="small" data-action="retry-model" @click=${this.retryModel}>try again</button>` : undefined,
+      // a model trained in /learn/'s tab is named by its card, not by the shipped model's name
+      names: this.card?.name ? { [MODEL]: this.card.name } : undefined,
     });
   }
 
@@ -1383,7 +1385,7 @@ export class AttentionPlayground extends LitElement {
     const c = this.card;
     return html`<p class="about model-about">${this.model ? modelNote(this.model.probe_head_scores) : ''}</p>
       ${c ? html`<details class="model-card"><summary>How it was trained</summary><p>${c.architecture}.
-        Trained on ${count(c.corpus.fortunes)} fortunes of Debian’s ${c.corpus.package} package (${count(c.corpus.train_characters)} characters),
+        ${c.name ? 'Trained in this tab' : 'Trained'} on ${count(c.corpus.fortunes)} fortunes of Debian’s ${c.corpus.package} package (${count(c.corpus.train_characters)} characters),
         ${count(c.training.steps)} steps of ${c.training.batch} texts. On fortunes it never saw it scores ${short(c.held_out_loss)} nats a character,
         against ${short(c.unigram_loss)} for letter frequencies alone (lower is better).</p></details>` : nothing}`;
   }

@@ -13,6 +13,7 @@ export interface ControlOptions {
   hint?: string;
   extra?: TemplateResult;  // beside the input (the seed's "new random")
   auto?: number;           // where the slider sits while the value is empty ("auto")
+  names?: Record<string, string>;  // a select's option shown by another name than its value
 }
 
 export function settingControl(def: SettingDef, o: ControlOptions): TemplateResult {
@@ -34,7 +35,7 @@ export function settingControl(def: SettingDef, o: ControlOptions): TemplateResu
   switch (def.kind) {
     case 'select':
       input = html`<select id=${id} aria-describedby=${help} ?disabled=${Boolean(o.disabled)} @change=${(e: Event) => o.set(read(e))}>
-        ${def.options!.map((v) => html`<option value=${v} ?selected=${v === o.value}>${v.replace('_', ' ')}</option>`)}</select>`;
+        ${def.options!.map((v) => html`<option value=${v} ?selected=${v === o.value}>${o.names?.[v] ?? v.replace('_', ' ')}</option>`)}</select>`;
       break;
     case 'bool':
       input = html`<input id=${id} type="checkbox" aria-describedby=${help} ?disabled=${Boolean(o.disabled)} .checked=${Boolean(o.value)} @change=${(e: Event) => o.set(String(typed(e).checked))}>`;

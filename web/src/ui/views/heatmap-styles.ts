@@ -35,6 +35,16 @@ export const HEATMAP_STYLES = css`
   canvas { image-rendering: pixelated; cursor: pointer; max-width: 100%; display: block; }
   canvas.light { display: var(--ap-light-display, block); }
   canvas.dark { display: var(--ap-dark-display, none); }
+  .zoom { margin-top: 4px; max-width: 100%; font: 0.75rem var(--ap-mono, ui-monospace, monospace); }
+  .zoom-bar { display: flex; align-items: center; gap: 6px; margin-bottom: 3px; }
+  .zoom-bar button.as { min-width: 2rem; min-height: 1.75rem; font-size: 0.85rem; }
+  .zoom-cells { display: flex; gap: 2px; overflow-x: auto; padding: 2px; }
+  .zcell { flex: 0 0 auto; min-width: 2.6rem; min-height: 2.6rem; display: flex; flex-direction: column; align-items: center; justify-content: center;
+    border: 0; border-radius: 4px; font: inherit; color: inherit; cursor: pointer; padding: 0 3px; font-variant-numeric: tabular-nums; }
+  .zcell .zl { font-size: 0.65rem; opacity: 0.8; max-width: 5em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  .zcell:disabled { background-image: repeating-linear-gradient(45deg, transparent 0 3px, rgb(128 128 128 / 0.55) 3px 5px); cursor: default; }
+  .zcell.tapped { box-shadow: inset 0 0 0 2px var(--ap-focus, #1a73e8); }
+  .zcell.sel { outline: 2px solid var(--ap-accent, #e4572e); outline-offset: -2px; }
   button.as[aria-pressed='true'] { background: var(--ap-focus, #1a73e8); border-color: var(--ap-focus, #1a73e8); color: var(--ap-bg, #fff); }
   button.as { font: inherit; font-size: 0.7rem; font-weight: 400; border: 1px solid var(--ap-line, #ccc); background: none; color: inherit; border-radius: 5px; padding: 0 0.4rem; cursor: pointer; }
 `;

@@ -11,6 +11,10 @@ import { EDITING_STYLES, GridEditor } from '../shared/grid-editing.js';
 import { HEATMAP_STYLES } from './heatmap-styles.js';
 import { numbered, overflows, pictured } from './heatmap-form.js';
 
+// The smallest cell a finger can hit (WCAG's 24 px target): a tap on a smaller one opens its row
+// zoomed under the heatmap, where each cell is a button of at least that size.
+const HITTABLE = 24;
+
 // A picture past 256 x 256 takes tens of milliseconds to paint: each is painted in a task of its
 // own, so neither the update that asked for it nor the other pictures wait behind it.
 const OWN_TASK_CELLS = 65536;
@@ -42,7 +46,7 @@ export class Heatmap extends DeferredElement {
     head: { type: Number }, editable: { type: Boolean }, clickable: { type: Boolean },
     highlight: { type: Boolean, reflect: true }, numbers: { type: String }, newRow: { type: Number },
     focusRow: { state: true }, focusCol: { state: true }, editing: { state: true }, editError: { state: true },
-    asTable: { state: true },
+    asTable: { state: true }, zoom: { state: true },
   };
 
   key = '';
@@ -67,6 +71,7 @@ export class Heatmap extends DeferredElement {
   editing = false;
   editError = '';
   asTable = false;
+  zoom: [number, number] | null = null;  // the row a finger tapped, zoomed under the heatmap, and the column tapped
   private editor = new GridEditor(this);
 
   static styles = [EDITING_STYLES, HEATMAP_STYLES];
@@ -156,8 +161,14 @@ export class Heatmap extends DeferredElement {
     this.watched = null;
   }
 
-  protected updated() {
+  protected updated(changed: PropertyValues) {
     if (this.pictured()) this.paint();
+    if (this.zoom && changed.has('zoom')) {
+      // the tapped column in view inside the zoomed row (the page itself is not scrolled)
+      const cells = this.renderRoot.querySelector<HTMLElement>('.zoom-cells');
+      const cell = cells?.querySelector<HTMLElement>(`[data-col="${this.zoom[1]}"]`);
+      if (cells && cell) cells.scrollLeft = cell.offsetLeft - (cells.clientWidth - cell.offsetWidth) / 2;
+    }
     const box = this.renderRoot.querySelector<HTMLElement>('.scroll');
     if (box === this.watched) return;
     this.widths?.disconnect();
@@ -252,7 +263,43 @@ export class Heatmap extends DeferredElement {
 
   private onCanvasClick(e: MouseEvent) {
     const at = this.cellAt(e);
-    if (at && this.clickable) this.emit('cell-select', ...at);
+    if (!at || !this.clickable) return;
+    const r = (e.currentTarget as HTMLElement).getBoundingClientRect();
+    if (!this.zoomed(e, at, Math.min(r.width / (this.matrix[0]?.length ?? 1), r.height / this.matrix.length))) this.emit('cell-select', ...at);
+  }
+
+  /** Whether a tap (a finger, not a mouse) on a cell `size` px wide opened its row zoomed instead
+   *  of choosing the cell: a finger cannot tell 5 px cells apart, a cell in the zoomed row it can. */
+  private zoomed(e: MouseEvent, at: [number, number], size: number) {
+    if ((e as PointerEvent).pointerType !== 'touch' || size >= HITTABLE) return false;
+    this.zoom = at;
+    return true;
+  }
+
+  private onCellClick(e: MouseEvent, row: number, col: number) {
+    if (!this.editable && this.zoomed(e, [row, col], (e.currentTarget as HTMLElement).offsetWidth)) return;
+    this.activate(row, col);
+  }
+
+  /** The zoomed row: its cells as buttons a finger can hit, with its neighbours a tap away. */
+  private zoomedRow(scale: Scale, rowLabel: (i: number) => string, colLabel: (j: number) => string) {
+    const [i, j] = this.zoom!, rows = this.matrix.length;
+    const tops = this.rowTops(), mask = this.masked?.[i];
+    const sel = this.selected?.[0] === i ? this.selected[1] : -1;
+    const go = (row: number) => { this.zoom = [row, j]; };
+    // rows numbered from 0, as the derivation and the token chips number them
+    return html`<div class="zoom" role="group" aria-label="Row ${i} (${rowLabel(i)}) of rows 0 to ${rows - 1}, zoomed">
+      <div class="zoom-bar"><button class="as" data-action="row-up" aria-label="The row above" ?disabled=${i === 0} @click=${() => go(i - 1)}>↑</button>
+        <span>row ${i}: <b>${rowLabel(i)}</b></span>
+        <button class="as" data-action="row-down" aria-label="The row below" ?disabled=${i === rows - 1} @click=${() => go(i + 1)}>↓</button>
+        <button class="as" data-action="unzoom" aria-label="Close the zoomed row" @click=${() => { this.zoom = null; }}>×</button></div>
+      <div class="zoom-cells">${this.matrix[i].map((v, c) => {
+        const masked = mask?.[c] === 0;
+        const style = masked ? '' : swatchOf(v, scale.kind === 'sequential' ? SEQUENTIAL : scale, tops ? tops[i].top : 1).style;
+        return html`<button class="zcell ${c === sel ? 'sel' : ''} ${c === j ? 'tapped' : ''}" data-col=${c} style=${style} ?disabled=${masked}
+          aria-label="${rowLabel(i)}, ${colLabel(c)}: ${full(v)}${masked ? ', masked' : ''}" @click=${() => this.activate(i, c)}>
+          <span class="zl">${colLabel(c)}</span>${masked ? '—' : short(v)}</button>`;
+      })}</div></div>`;
   }
 
   // The full number of the cell under the pointer, as a table cell's title gives it.
@@ -278,6 +325,10 @@ export class Heatmap extends DeferredElement {
   render() {
     const rows = this.matrix.length, cols = this.matrix[0]?.length ?? 0;
     const scale = this.colours(), tops = this.rowTops();
+    if (this.zoom && (this.zoom[0] >= rows || this.zoom[1] >= cols)) this.zoom = null;  // a shorter sentence
+    const rowLabel = (i: number) => this.rows[i] ?? String(i);
+    const colLabel = (j: number) => this.cols[j] ?? String(j);
+    const zoom = this.zoom && this.clickable ? this.zoomedRow(scale, rowLabel, colLabel) : nothing;
     const toggle = this.large()
       ? html`<button class="as" @click=${() => (this.asTable = !this.asTable)}>${this.asTable ? 'show as picture' : 'show as table'}</button>` : nothing;
     const relative = this.relatable()
@@ -291,11 +342,9 @@ export class Heatmap extends DeferredElement {
         ${schemes.map((scheme) => html`<canvas class=${schemes.length > 1 ? scheme : ''} data-scheme=${scheme} role="img"
           aria-label="${this.label}: ${rows} by ${cols} heatmap, too large for numbers"
           style="width:${width}px;height:${height}px" @click=${this.onCanvasClick} @pointermove=${this.onCanvasHover}></canvas>`)}
-        ${this.legend(scale, tops !== null)}</div>`;
+        ${this.legend(scale, tops !== null)}${zoom}</div>`;
     }
     const numbers = this.showNumbers();
-    const rowLabel = (i: number) => this.rows[i] ?? String(i);
-    const colLabel = (j: number) => this.cols[j] ?? String(j);
     const active = this.clickable || this.editable;
     return html`<div class="frame">${title}
       <div class="scroll">
@@ -319,11 +368,11 @@ export class Heatmap extends DeferredElement {
             style=${masked ? 'background-color:transparent;color:inherit' : swatch.style}
             title="${rowLabel(i)} → ${colLabel(j)}: ${full(v)}${masked ? ' (masked)' : ''}${marked ? ' (largest in its row)' : ''}"
             aria-label="${rowLabel(i)}, ${colLabel(j)}: ${full(v)}${masked ? ', masked' : ''}${marked ? ', largest in its row' : ''}"
-            @click=${active ? () => this.activate(i, j) : nothing} @mousedown=${this.editable ? () => this.editor.onMouseDown() : nothing}
+            @click=${active ? (e: MouseEvent) => this.onCellClick(e, i, j) : nothing} @mousedown=${this.editable ? () => this.editor.onMouseDown() : nothing}
             @dblclick=${this.editable ? () => this.editor.onDoubleClick(i, j) : nothing}>${numbers ? short(v) : ''}</td>`;
         })}</tr>`)}</tbody>
       </table></div>
-      ${this.legend(scale, tops !== null)}
+      ${this.legend(scale, tops !== null)}${zoom}
       ${this.editError ? html`<div class="error" role="alert">${this.editError}</div>` : nothing}
       ${this.editable && this.editor.note ? html`<div class="paste-note" role="status">${this.editor.note}</div>` : nothing}
     </div>`;
