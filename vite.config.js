@@ -12,7 +12,8 @@ import { readFileSync } from 'node:fs';
 // numbers are written into it (ui/pages/linked-screen.ts) or the element draws its own. It
 // preloads the wasm that early.ts then compiles, and says which: for a link, the first
 // heatmap's module (data-first-heatmap), whose JS is the page's own (core/first-module.ts);
-// else, or for the trained model (which only the whole core runs), the whole core, and its JS. Unless the first heatmap's module draws the link's numbers, it also
+// else, or for the trained model (which only the whole core runs), the whole core, and its JS, and
+// then the model's weights too. Unless the first heatmap's module draws the link's numbers, it also
 // asks for the playground's code, which main.ts imports after the first frame (for such a link,
 // only once its numbers are on screen: on a slow connection it would share the wasm's
 // download). Its tag names the files.
@@ -32,7 +33,7 @@ const preloadCore = {
       if (isPlayground(filename)) {
         const files = (list) => list.map((file) => `./${file}`).join(' ');
         return [{ tag: 'script', attrs: { src: './linked.js', 'data-core': href('attention-core'), 'data-core-code': href('attention-core', 'js'),
-          'data-first': href('attention-first'), 'data-later': files(deferred(chunk, bundle)) },
+          'data-first': href('attention-first'), 'data-weights': href('tiny-lm', 'bin'), 'data-later': files(deferred(chunk, bundle)) },
           injectTo: 'head-prepend' }];
       }
       return [{ tag: 'link', attrs: { rel: 'preload', href: href('attention-core'), as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head-prepend' },

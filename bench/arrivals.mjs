@@ -21,10 +21,16 @@ export const ARRIVALS = {  // name -> the path loaded
   'shared link': `/#sentence=${encodeURIComponent(SENTENCE)}&heads=2&d_model=8&seed=7`,
   'blog post, 1 element': '/post-1.html',
   'blog post, 3 elements': '/post-3.html',
+  // the trained model: its weights are part of what a reader waits for
+  'model link': `/#model=tiny-lm&sentence=${encodeURIComponent('zebra naps')}`,
+  'model post': '/post-model.html',
 };
+// Measured on localhost only: their target is a ratio to the home page's time there.
+const LOCAL_ONLY = new Set(['model link', 'model post']);
 export const PAGES = {  // the blog posts, served beside dist/
   '/post-1.html': post([ELEMENT(SENTENCE, 'weights')]),
   '/post-3.html': post([ELEMENT(SENTENCE, 'weights'), ELEMENT('The cat sat on the mat', 'scores'), ELEMENT('Attention is all you need', 'output')]),
+  '/post-model.html': post(['<attention-playground model="tiny-lm" sentence="zebra jumps" view="weights" controls="none"></attention-playground>']),
 };
 export const NETWORKS = {  // name -> Chromium's network conditions (null: as it is)
   localhost: null,
@@ -52,13 +58,28 @@ function watch() {
   requestAnimationFrame(poll);
 }
 
+/** f() or, when it throws, f() again, up to `tries` times in all; null when every try threw.
+ *  Each failure is told (its message's first line, and whether it was the last try): one
+ *  aborted navigation in a run of hundreds then loses that load alone, not every figure. */
+export async function retried(f, told, tries = 3) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await f();
+    } catch (e) {
+      told(String(e?.message ?? e).split('\n')[0], attempt === tries);
+      if (attempt === tries) return null;
+    }
+  }
+}
+
 /** Every arrival on every network, in `runs` runs of `loads` loads each: {network: {arrival:
  *  {first_heatmap_ms, gzip_kb}}}, each a spread of the runs' medians (and every load's figure). */
 export async function arrivals({ runs, loads }, say) {
   const server = await serve(PAGES, { gzip: true });
-  const browser = await chromium.launch(CHROMIUM);
+  let browser = await chromium.launch(CHROMIUM);
   const loaded = {};  // network -> arrival -> [{ms, kb}] per run
   const load = async (conditions, path) => {
+    if (!browser.isConnected()) browser = await chromium.launch(CHROMIUM);  // (a crash fails one load, not the rest)
     const context = await browser.newContext();  // an empty cache
     try {
       const page = await context.newPage();
@@ -80,14 +101,20 @@ export async function arrivals({ runs, loads }, say) {
       await context.close();
     }
   };
+  const failed = {};  // network -> arrival -> loads left out
+  const tried = (network, arrival) => retried(() => load(NETWORKS[network], ARRIVALS[arrival]), (why, last) => {
+    say(`${network}, ${arrival}: a load failed (${why})${last ? ', left out' : ', trying again'}`);
+    if (last) (failed[network] ??= {})[arrival] = (failed[network]?.[arrival] ?? 0) + 1;
+  });
   try {
     // runs outermost: a run's loads are minutes apart from the next run's, as the page's runs are
     for (let run = 0; run < runs; run++) {
-      for (const [network, conditions] of Object.entries(NETWORKS)) {
-        for (const [arrival, path] of Object.entries(ARRIVALS)) {
+      for (const network of Object.keys(NETWORKS)) {
+        for (const arrival of Object.keys(ARRIVALS)) {
+          if (NETWORKS[network] && LOCAL_ONLY.has(arrival)) continue;
           const got = [];
-          for (let i = 0; i < loads; i++) got.push(await load(conditions, path));
-          ((loaded[network] ??= {})[arrival] ??= []).push(got);
+          for (let i = 0; i < loads; i++) got.push(await tried(network, arrival));
+          ((loaded[network] ??= {})[arrival] ??= []).push(got.filter(Boolean));
         }
       }
     }
@@ -99,10 +126,12 @@ export async function arrivals({ runs, loads }, say) {
   const out = {};
   for (const [network, byArrival] of Object.entries(loaded)) {
     out[network] = {};
-    for (const [arrival, perRun] of Object.entries(byArrival)) {
+    for (const [arrival, all] of Object.entries(byArrival)) {
+      const perRun = all.filter((got) => got.length);  // (a run whose every load failed has no figure)
       const ms = spread(perRun.map((got) => median(got.map((g) => g.ms))));
       const kb = spread(perRun.map((got) => median(got.map((g) => g.kb))));
-      out[network][arrival] = { first_heatmap_ms: ms, gzip_kb: kb, loads: perRun.map((got) => got.map((g) => Math.round(g.ms))) };
+      out[network][arrival] = { first_heatmap_ms: ms, gzip_kb: kb, loads: perRun.map((got) => got.map((g) => Math.round(g.ms))),
+        failed: failed[network]?.[arrival] ?? 0 };
       say(`${network}, ${arrival}: first heatmap ${ms.median.toFixed(0)} ms (runs' medians ${ms.runs.map((x) => x.toFixed(0)).join(', ')}; ${runs} runs of ${loads} loads),` +
         ` ${kb.median.toFixed(1)} KB gzip before it`);
     }

@@ -216,11 +216,12 @@ function arrivalLines(a) {
   const networks = Object.keys(a), arrivals = Object.keys(a[networks[0]]);
   const { first_heatmap_ms: any, loads } = a[networks[0]][arrivals[0]];
   const out = ['### Arriving by a link or a blog post', '',
-    `The first heatmap with its cells on screen, from navigation start, by each way a reader arrives: the home page (its first screen written into it), a shared link (\`#sentence=…&heads=2&d_model=8&seed=7\`, whose numbers the page writes into that screen) and a blog post that loads \`attention-playground.js\` with one or three elements. ${any.runs.length} runs of ${loads[0].length} loads each, every load in a fresh browser context (an empty cache), the files served gzipped; each figure is the median of the runs' medians, with the least and most of them. The bytes are those the browser had received by then (gzip, as sent), whether or not the heatmap needed them. Fast 3G is Chromium's network emulation at 1.6 Mbit/s down and 150 ms latency.`, '',
+    `The first heatmap with its cells on screen, from navigation start, by each way a reader arrives: the home page (its first screen written into it), a shared link (\`#sentence=…&heads=2&d_model=8&seed=7\`, whose numbers the page writes into that screen), a blog post that loads \`attention-playground.js\` with one or three elements, and the trained model by a link (\`#model=tiny-lm&sentence=zebra naps\`) and by a post (\`<attention-playground model="tiny-lm" sentence="zebra jumps" view="weights" controls="none">\`), whose weights are part of what the reader waits for (on localhost only). ${any.runs.length} runs of ${loads[0].length} loads each, every load in a fresh browser context (an empty cache), the files served gzipped; each figure is the median of the runs' medians, with the least and most of them. The bytes are those the browser had received by then (gzip, as sent), whether or not the heatmap needed them. Fast 3G is Chromium's network emulation at 1.6 Mbit/s down and 150 ms latency. A load that fails is tried again, twice, and left out if it fails a third time${failures(a)}.`, '',
     `| arrives by | ${networks.map((n) => `${n}: first heatmap ms | ${n}: KB before it`).join(' | ')} |`, `|---|${networks.map(() => '---:|---:').join('|')}|`];
   for (const arrival of arrivals) {
     out.push(`| ${arrival} | ${networks.map((n) => {
       const x = a[n][arrival];
+      if (!x) return '— | —';
       return `${f(x.first_heatmap_ms.median, 0)} (${f(x.first_heatmap_ms.min, 0)}–${f(x.first_heatmap_ms.max, 0)}) | ${f(x.gzip_kb.median, 1)}`;
     }).join(' | ')} |`);
   }
@@ -241,7 +242,22 @@ export function arrivalTargets(a) {
     const x = slow[arrival];
     rows.push([`${arrival}: first heatmap ≤ 1.5 s on Fast 3G`, ms(x.first_heatmap_ms), x.first_heatmap_ms.max <= 1500]);
   }
+  // the trained model against the home page of the same run (each run's medians)
+  const home = local['home page'].first_heatmap_ms.runs;
+  for (const arrival of ['model link', 'model post'].filter((name) => local[name])) {
+    const x = local[arrival], ratios = x.first_heatmap_ms.runs.map((v, run) => v / home[run]);
+    rows.push([`${arrival}: first heatmap ≤ 1.5 × the home page's on localhost`,
+      `${ratios.map((r) => `${f(r, 2)}×`).join(', ')} (${ms(x.first_heatmap_ms)})`, Math.max(...ratios) <= 1.5],
+    [`${arrival}: ≤ 300 KB gzip before the first heatmap, the weights included`, `${f(x.gzip_kb.median, 1)} KB (${f(x.gzip_kb.min, 1)}–${f(x.gzip_kb.max, 1)})`, x.gzip_kb.max <= 300]);
+  }
   return rows;
+}
+
+/** The loads left out after three failed tries, said where there were any. */
+function failures(a) {
+  const out = Object.entries(a).flatMap(([network, byArrival]) => Object.entries(byArrival)
+    .filter(([, x]) => x.failed).map(([arrival, x]) => `${network}, ${arrival}: ${x.failed}`));
+  return out.length ? ` (left out: ${out.join('; ')})` : '';
 }
 
 /** Crafted links and posts: none blocks its page more than 200 ms longer than the plain link in

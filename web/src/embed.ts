@@ -5,6 +5,18 @@
 // connection the wasm's download then began two round trips after this file's.) Its build puts
 // before its body the hints that fetch the chunks its imports lead to (scripts/build-web.mjs).
 
+// A playground that shows the trained model needs the whole core, which alone runs it, and the
+// model's weights: both are asked for now, side by side, rather than once the elements' code has
+// arrived and asked for the core, and the core for the weights (on localhost the weights came
+// 370 ms after navigation, the core's download having ended at 350).
+if (document.querySelector('attention-playground[model="tiny-lm"]')) {
+  const core = new URL('./core/wasm/attention-core.wasm', import.meta.url), coreBytes = fetch(core);
+  coreBytes.catch(() => {});  // a failed fetch is the compile's to report (the element then fetches it)
+  import('./core/instantiate.js').then(({ compileEarly }) => compileEarly(core, core.href, coreBytes));
+  const weights = document.createElement('link');  // taken up by the core's fetch of them (core/model-weights.ts)
+  Object.assign(weights, { rel: 'preload', as: 'fetch', crossOrigin: '', href: new URL('./core/wasm/tiny-lm.bin', import.meta.url).href });
+  (document.head ?? document.documentElement).append(weights);
+}
 // (Not for a post whose playgrounds all show the trained model, which only the whole core runs.)
 const playgrounds = [...document.querySelectorAll('attention-playground:not([model="tiny-lm"])')];
 if (playgrounds.length) {
