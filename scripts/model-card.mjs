@@ -15,11 +15,11 @@ export function modelCard() {
   const f = (x, digits = 2) => x.toFixed(digits);
   const { corpus, training } = card;
   const label = (h) => {
-    const [name, score] = Object.entries({ 'previous-token': h.previous_token, 'duplicate-token': h.duplicate_token, induction: h.induction, 'first-token': h.first_token })
+    const [name, score] = Object.entries({ 'previous-token': h.previous_token, 'duplicate-token': h.duplicate_token, induction: h.induction, 'first-token': h.first_token, 'current-token': h.current_token })
       .sort((a, b) => b[1] - a[1])[0];
     return score >= 0.3 ? name : 'mixed';
   };
-  const rows = card.head_scores.map((h) => `| ${h.layer + 1} | ${h.head} | ${f(h.previous_token)} | ${f(h.duplicate_token)} | ${f(h.induction)} | ${f(h.first_token)} | ${label(h)} |`);
+  const rows = card.head_scores.map((h) => `| ${h.layer + 1} | ${h.head} | ${f(h.previous_token)} | ${f(h.duplicate_token)} | ${f(h.induction)} | ${f(h.first_token)} | ${f(h.current_token)} | ${label(h)} |`);
   return [
     BEGIN,
     '',
@@ -27,12 +27,13 @@ export function modelCard() {
     `- **Corpus:** Debian's \`${corpus.package}\` package, version ${corpus.version}: the files ${corpus.files.join(', ')}; ${corpus.fortunes.toLocaleString('en')} fortunes, every tenth held out (${corpus.held_out_characters.toLocaleString('en')} characters), never trained on (${corpus.train_characters.toLocaleString('en')} trained on).`,
     `- **Training:** ${training.steps.toLocaleString('en')} steps of Adam (learning rate ${training.learning_rate}), batches of ${training.batch} windows of ${training.short_context + 1} characters for the first ${training.short_steps.toLocaleString('en')} steps and of ${shape.context + 1} after them, a share of ${training.repeat_share} of them holding a span written twice (${training.text_repeats} of those spans the text itself, the rest random characters); seed ${training.seed}; ${Math.round(training.seconds)} s on one core of the machine that trained it.`,
     `- **Held-out loss:** ${f(card.held_out_loss, 3)} nats per character, against ${f(card.unigram_loss, 3)} for the character frequencies alone (the unigram baseline).`,
+    `- **In context:** a held-out span of ${shape.context / 2} characters costs ${f(card.in_context, 3)} nats per character less read right after itself than after another span (Olsson et al.'s in-context learning; about 0 for a model that cannot look back at a copy).`,
     `- **Heads** on the probe (${card.probe}); at step 0 the best previous-token score was ${f(card.untrained?.previous_token ?? 0)} and the best induction score ${f(card.untrained?.induction ?? 0)}:`,
     '',
     'Layers are numbered from 1 and heads from 0, as the page numbers them.',
     '',
-    '| layer | head | previous-token | duplicate-token | induction | first-token | label |',
-    '|---|---|---|---|---|---|---|',
+    '| layer | head | previous-token | duplicate-token | induction | first-token | current-token | label |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     END,

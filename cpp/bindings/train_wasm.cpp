@@ -71,7 +71,8 @@ std::string lm_start(const std::string& settings, const std::string& train, cons
                                  {"short_steps", s.short_steps}, {"eval_windows", s.eval_windows}}}});
 }
 
-// `count` steps -> {step, loss (the mean of their batches), eval_loss, previous_token and
+// `count` steps -> {step, loss (the mean of their batches), eval_loss, in_context (in_context_score
+// on the held-out text), previous_token and
 // induction: layers x heads on the probe of random characters repeated twice}.
 std::string lm_step(int count) {
   if (!language) return text(error_json("", "train: start a run first"));
@@ -90,7 +91,7 @@ std::string lm_step(int count) {
     induction.push_back(in);
   }
   return text(json{{"step", language->steps()}, {"loss", loss / count}, {"eval_loss", language->held_out_loss()},
-                   {"previous_token", previous}, {"induction", induction}});
+                   {"in_context", language->in_context()}, {"previous_token", previous}, {"induction", induction}});
 }
 
 // The weights so far as a weights file (what the playground's loadModel takes): "open in the

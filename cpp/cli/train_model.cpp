@@ -106,7 +106,8 @@ int main(int argc, char** argv) {
         }
       }
       std::cerr << "step " << s << ": training loss " << json_number(recent / 250) << ", held-out "
-                << json_number(trainer.held_out_loss()) << " nats per token; best previous-token head "
+                << json_number(trainer.held_out_loss()) << " nats per token, in context " << json_number(trainer.in_context())
+                << "; best previous-token head "
                 << json_number(previous) << ", best induction head " << json_number(induction) << "\n";
       recent = 0;
     }
@@ -130,7 +131,7 @@ int main(int argc, char** argv) {
     for (std::size_t h = 0; h < probe[l].size(); ++h) {
       const HeadScores& p = probe[l][h];
       heads.push_back({{"layer", l}, {"head", h}, {"previous_token", p.previous_token}, {"duplicate_token", p.duplicate_token},
-                       {"induction", p.induction}, {"first_token", p.first_token}});
+                       {"induction", p.induction}, {"first_token", p.first_token}, {"current_token", p.current_token}});
     }
   }
   model.card = {{"architecture", architecture(settings.shape)},
@@ -140,6 +141,7 @@ int main(int argc, char** argv) {
                               {"learning_rate", settings.learning_rate}, {"repeat_share", settings.repeat_share},
                               {"text_repeats", settings.text_repeats}, {"short_steps", settings.short_steps}, {"short_context", settings.short_context}, {"seconds", seconds}}},
                 {"held_out_loss", loss},
+                {"in_context", in_context_score(model.shape, model.weights, held_out, settings.eval_windows)},
                 {"unigram_loss", unigram},
                 {"probe", "50 random printable characters repeated twice, drawn after np.random.seed(0)"},
                 {"untrained", untrained},

@@ -138,7 +138,7 @@ test('a bad setting gets a message beside its control; a link opens the task', a
   await done(page);
 });
 
-test('the induction head forms in the tab: its score passes 0.3 after the short windows, marked on the chart', async () => {
+test('the induction head forms in the tab: its score passes 0.3 after the short windows, marked on the chart, and the in-context score jumps with it', async () => {
   const page = await env.page();
   await page.goto(`${env.base}learn/#task=language_model`);
   await page.locator(`${trainer} button[data-action="play"]:not([disabled])`).waitFor({ timeout: 30_000 });
@@ -156,6 +156,15 @@ test('the induction head forms in the tab: its score passes 0.3 after the short 
   assert.ok(formed > 2000 && formed <= FORMING, `formed at ${formed}`);
   assert.match(await page.locator(`${trainer} .formed-note`).innerText(), new RegExp(`step ${formed}, where a head’s induction score first reached 0.3`));
   assert.equal(await page.locator(`${trainer} svg[data-chart="induction"] line.formed`).count(), 1);
+  // Olsson et al.'s phase change, shown rather than said: as the heads form, a held-out span read
+  // right after itself becomes much cheaper than read after another, charted on the same axis
+  // with the same mark.
+  const before = h.in_context[h.step.findLastIndex((s) => s <= 2000)], after = h.in_context.at(-1);
+  // (natively, on 32 spans: about 0 up to step 2,000, 0.31 at 2,250, 0.43 at 3,000)
+  assert.ok(Math.abs(before) < 0.15 && after > 0.2 && after - before > 0.2, `in-context score ${before} at step 2000 -> ${after}`);
+  assert.equal(await page.locator(`${trainer} svg[data-chart="in_context"] line.formed`).count(), 1);
+  assert.match(await page.locator(`${trainer} svg[data-chart="in_context"]`).getAttribute('aria-label'), /costs \S+ nats per character less read right after itself than after another span/);
+  assert.doesNotMatch(await page.locator(`${trainer} .explain`).innerText(), /loss drops again/);
   await done(page);
 });
 

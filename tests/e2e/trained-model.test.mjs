@@ -13,7 +13,10 @@ const core = await load();
 const card = await core.loadModel();
 assert.equal(card.error, undefined, 'the weights load in Node');
 
-const PATTERN = /^(previous-token|duplicate-token|induction|first-token|mixed) (\d[\d.e−-]*)$/;
+const NAMES = 'previous-token|duplicate-token|induction|first-token|current-token';
+const LABEL = new RegExp(`^(${NAMES}|mixed)$`);
+// a head's number on the probe, named (a mixed head's names its pattern), and on this text
+const PROBE = new RegExp(`^(?:highest: (${NAMES}) )?(\\d[\\d.e−-]*) on random characters$`), OWN = /^(\d[\d.e−-]*) here$/;
 const article = (attrs) => `<!doctype html><html lang="en"><head><title>a post</title><link rel="icon" href="data:,">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <script type="module" src="/attention-playground.js"></script></head>
@@ -84,7 +87,8 @@ test('a learner opens "A trained model", types a sentence, repeats it, and follo
   await drawn(overview);
   const layer = best.layer, head = best.head;
   const thumb = overview.locator(`button.thumb[data-layer="${layer}"][data-head="${head}"]`);
-  const [label, score] = PATTERN.exec(await thumb.locator('.label').innerText()).slice(1);
+  const [label] = LABEL.exec(await thumb.locator('.label').innerText()).slice(1);
+  const [, score] = PROBE.exec(await thumb.locator('.probe').innerText()).slice(1);
   const probe = trace.probe_head_scores[layer - 1][head];
   const top = Object.entries(probe).reduce((a, b) => (b[1] > a[1] ? b : a));
   assert.equal(label, top[1] >= 0.3 ? top[0].replace('_', '-') : 'mixed', 'the label is the probe\'s highest score, when it names a head');
@@ -140,15 +144,20 @@ test('the heads overview shows every layer and head, each with its label and sco
     const thumb = thumbs.nth(k);
     const l = Number(await thumb.getAttribute('data-layer')) - 1, h = Number(await thumb.getAttribute('data-head'));
     assert.deepEqual([l, h], [Math.floor(k / 4), k % 4]);
-    const m = PATTERN.exec(await thumb.locator('.label').innerText());
+    const m = LABEL.exec(await thumb.locator('.label').innerText());
     assert.ok(m, await thumb.locator('.label').innerText());
+    const probeSaid = PROBE.exec(await thumb.locator('.probe').innerText()), ownSaid = OWN.exec(await thumb.locator('.own').innerText());
+    assert.ok(probeSaid && ownSaid, `${await thumb.locator('.scores').innerText()}`);
     // the label is the probe's highest score when it reaches 0.3, else "mixed"
     const probe = trace.probe_head_scores[l][h];
     const [best, value] = Object.entries(probe).reduce((a, b) => (b[1] > a[1] ? b : a));
     assert.equal(m[1], value >= 0.3 ? best.replace('_', '-') : 'mixed');
+    // each number named: a mixed head's probe number says which pattern it is; both to 3 digits
+    assert.equal(probeSaid[1], value >= 0.3 ? undefined : best.replace('_', '-'));
+    assert.equal(Number(probeSaid[2]), Number(value.toPrecision(3)));
+    assert.equal(Number(ownSaid[1].replace('−', '-')), Number(trace.head_scores[l][h][best].toPrecision(3)));
     assert.equal(Number(await thumb.getAttribute('data-score')), value);
     assert.equal(Number(await thumb.getAttribute('data-own')), trace.head_scores[l][h][best]);
-    assert.match(await thumb.locator('.own').innerText(), /^this text: \d/);
     // its thumbnail is drawn at a readable size
     const box = await thumb.locator('canvas').boundingBox();
     assert.ok(box.width >= 60 && box.width === box.height, JSON.stringify(box));

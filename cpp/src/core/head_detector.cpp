@@ -39,6 +39,7 @@ HeadScores head_scores(const Matrix& w, const std::vector<std::string>& t) {
   s.duplicate_token = score(w, [&](long i, long j) { return j < i && same(i, j); });
   s.induction = score(w, [&](long i, long j) { return j >= 1 && j <= i && same(i, j - 1); });
   s.first_token = score(w, [](long i, long j) { return i >= 1 && j == 0; });
+  s.current_token = score(w, [](long i, long j) { return j == i; });
   return s;
 }
 

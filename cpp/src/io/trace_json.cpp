@@ -71,7 +71,7 @@ json head_scores_json(const std::vector<HeadScores>& scores) {
   json out = json::array();
   for (const HeadScores& h : scores) {
     out.push_back({{"previous_token", h.previous_token}, {"duplicate_token", h.duplicate_token}, {"induction", h.induction},
-                   {"first_token", h.first_token}});
+                   {"first_token", h.first_token}, {"current_token", h.current_token}});
   }
   return out;
 }

@@ -84,6 +84,7 @@ LmBatchPass lm_forward(const LmShape& s, const LmWeights& w, const std::vector<s
   f.probabilities = multiply_small(x, w.W_U);
   f.probabilities.rowwise() += w.b_U.row(0);
   double total = 0;
+  f.losses.reserve(static_cast<std::size_t>(B * n));
   for (long e = 0; e < B; ++e) {
     for (long i = 0; i < n; ++i) {
       const long r = e * n + i;
@@ -92,7 +93,8 @@ LmBatchPass lm_forward(const LmShape& s, const LmWeights& w, const std::vector<s
       const double logit = f.probabilities(r, y);
       const double sum = softmax_numerators(f.probabilities.row(r).data(), V, 1.0);  // of exp(logit - top)
       f.probabilities.row(r) /= sum;
-      total += top + std::log(sum) - logit;  // -log softmax, stays finite when the probability underflows
+      f.losses.push_back(top + std::log(sum) - logit);  // -log softmax, stays finite when the probability underflows
+      total += f.losses.back();
     }
   }
   f.loss = total / static_cast<double>(B * n);
@@ -279,6 +281,34 @@ double text_loss(const LmShape& s, const LmWeights& w, const std::vector<int>& t
   return lm_forward(s, w, windows).loss;
 }
 
+double in_context_score(const LmShape& s, const LmWeights& w, const std::vector<int>& text, long count) {
+  const std::size_t half = static_cast<std::size_t>(s.context / 2), step = half + 1;  // a span and the token after it
+  const auto span = [&](std::size_t k, std::size_t length) {
+    return std::vector<int>(text.begin() + static_cast<long>(k * step), text.begin() + static_cast<long>(k * step + length));
+  };
+  std::vector<std::vector<int>> windows;  // per span: after the next span, then after itself
+  for (std::size_t k = 0; (k + 2) * step <= text.size() && static_cast<long>(k) < count; ++k) {
+    for (const std::size_t before : {k + 1, k}) {
+      std::vector<int>& window = windows.emplace_back(span(before, half));
+      const std::vector<int> read = span(k, step);
+      window.insert(window.end(), read.begin(), read.end());
+    }
+  }
+  if (windows.empty() || half < 2) return 0;
+  const LmBatchPass f = lm_forward(s, w, windows);
+  // positions half .. 2 half - 2 predict tokens 1 .. half - 1 of the span read second
+  const std::size_t n = 2 * half;
+  double apart = 0, copied = 0;
+  for (std::size_t e = 0; e < windows.size(); e += 2) {
+    for (std::size_t i = half; i + 1 < n; ++i) {
+      apart += f.losses[e * n + i];
+      copied += f.losses[(e + 1) * n + i];
+    }
+  }
+  return (apart - copied) / static_cast<double>(windows.size() / 2 * (half - 1));
+}
+
 double LmTrainer::held_out_loss() const { return text_loss(settings_.shape, weights_, held_out_, settings_.eval_windows); }
+double LmTrainer::in_context() const { return in_context_score(settings_.shape, weights_, held_out_, (settings_.eval_windows + 1) / 2); }
 
 }  // namespace attention

@@ -31,6 +31,10 @@ TEST_CASE("a head that does one thing scores 1 on it", "[head_detector]") {
   CHECK(duplicate.induction == 0.0);
   const auto first = attention::head_scores(one_hot(6, [](long) { return 0L; }), kRepeated);
   CHECK(first.first_token == 1.0);
+  CHECK(first.current_token == Approx(1.0 / 6));  // only row 0's first token is itself
+  const auto current = attention::head_scores(one_hot(6, [](long i) { return i; }), kRepeated);
+  CHECK(current.current_token == 1.0);
+  CHECK(current.previous_token == 0.0);
 }
 
 TEST_CASE("a uniform head scores the share its pattern covers; a pattern no row has scores 0", "[head_detector]") {
@@ -41,4 +45,6 @@ TEST_CASE("a uniform head scores the share its pattern covers; a pattern no row 
   CHECK(s.previous_token == Approx((1.0 / 2 + 1.0 / 3 + 1.0 / 4) / 3).epsilon(tol::reordered));
   CHECK(s.duplicate_token == 0.0);  // no token repeats
   CHECK(s.induction == 0.0);
+  // every row has its diagonal: 1 + 1/2 + 1/3 + 1/4 of 4
+  CHECK(s.current_token == Approx((1 + 1.0 / 2 + 1.0 / 3 + 1.0 / 4) / 4).epsilon(tol::reordered));
 }

@@ -57,7 +57,7 @@ json scores_json(const std::vector<std::vector<attention::HeadScores>>& layers) 
     json row = json::array();
     for (const auto& h : heads) {
       row.push_back({{"previous_token", h.previous_token}, {"duplicate_token", h.duplicate_token},
-                     {"induction", h.induction}, {"first_token", h.first_token}});
+                     {"induction", h.induction}, {"first_token", h.first_token}, {"current_token", h.current_token}});
     }
     out.push_back(row);
   }
@@ -292,7 +292,8 @@ TEST_CASE("the probe's head scores are NumPy's head detector on PyTorch's attent
     const auto layer = entry.at("layer").get<std::size_t>();
     if (card.size() <= layer) card.push_back(json::array());
     card[layer].push_back({{"previous_token", entry["previous_token"]}, {"duplicate_token", entry["duplicate_token"]},
-                           {"induction", entry["induction"]}, {"first_token", entry["first_token"]}});
+                           {"induction", entry["induction"]}, {"first_token", entry["first_token"]},
+                           {"current_token", entry["current_token"]}});
   }
   CHECK_CLOSE_JSON(scores_json(scores), card, tol::reordered);
   // ... and says the shape it was built with in the words every card uses (a model trained on the page's too).

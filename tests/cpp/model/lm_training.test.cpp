@@ -9,6 +9,7 @@
 
 #include "attention/core/rng.hpp"
 #include "attention/io/trace_json.hpp"
+#include "built_in_model.hpp"
 #include "support.hpp"
 #include "tolerance.hpp"
 
@@ -284,6 +285,37 @@ TEST_CASE("unigram_loss is the add-one unigram cross-entropy", "[model]") {
   CHECK(std::fabs(loss - expected) <= tol::few_roundings * expected);
   // Knowing nothing is the uniform distribution: log V per token.
   CHECK(std::fabs(attention::unigram_loss({}, {0, 1, 2}, 5) - std::log(5.0)) <= tol::few_roundings);
+}
+
+TEST_CASE("in_context_score is a span's loss after another span minus after itself, from run_model's log_probs", "[model]") {
+  // Counted here from the viewer's forward pass (run_model), not the trainer's batched one.
+  const LmShape s{97, 16, 8, 2, 2, 10000};
+  const attention::LanguageModel model{s, attention::character_vocabulary(), attention::init_weights(s, 2), {}};
+  const std::vector<int> text = attention::encode_text(kSentences);  // 14 spans of 8 and the id after each
+  // the loss of span k's tokens 1..7 (and the id after them) read after the span `before` (8 ids)
+  const auto loss = [&](long before, long k) {
+    std::vector<int> ids(text.begin() + 9 * before, text.begin() + 9 * before + 8);
+    ids.insert(ids.end(), text.begin() + 9 * k, text.begin() + 9 * k + 9);
+    const auto run = attention::run_model(model, std::vector<int>(ids.begin(), ids.end() - 1));
+    REQUIRE(run.ok());
+    double sum = 0;
+    for (long i = 8; i < 15; ++i) sum -= run.value().log_probs(i, ids[static_cast<std::size_t>(i + 1)]);
+    return sum;
+  };
+  const long spans = 3;
+  double expected = 0;
+  for (long k = 0; k < spans; ++k) expected += loss(k + 1, k) - loss(k, k);
+  CHECK(attention::in_context_score(s, model.weights, text, spans) == Approx(expected / (spans * 7)).epsilon(tol::reordered));
+  CHECK(attention::in_context_score(s, model.weights, text, 100) == attention::in_context_score(s, model.weights, text, 13));  // as many as fit
+}
+
+TEST_CASE("the shipped model reads a text it has just read far more cheaply, and untrained weights do not", "[model]") {
+  attention::install_built_in_model();
+  const attention::LanguageModel* m = attention::installed_model();
+  REQUIRE(m != nullptr);
+  const std::vector<int> text = attention::encode_text(times(kSentences, 2));  // 3 spans of 64 and the id after each
+  CHECK(attention::in_context_score(m->shape, m->weights, text, 2) > 0.5);  // 0.64
+  CHECK(std::abs(attention::in_context_score(m->shape, attention::init_weights(m->shape, 1), text, 2)) < 0.2);
 }
 
 TEST_CASE("text_loss is the loss of windows of context + 1 tokens side by side", "[model]") {

@@ -132,13 +132,14 @@ test('the weights so far, with a card that says how they were trained here', asy
 });
 
 test('the curves are thinned to at most LM_POINTS points, the last one kept', () => {
-  let h = { step: [], loss: [], eval_loss: [], previous_token: [], induction: [] };
-  const m = (step) => ({ step, loss: step, eval_loss: step, previous_token: [[step]], induction: [[-step]] });
+  let h = { step: [], loss: [], eval_loss: [], in_context: [], previous_token: [], induction: [] };
+  const m = (step) => ({ step, loss: step, eval_loss: step, in_context: step / 2, previous_token: [[step]], induction: [[-step]] });
   for (let s = 1; s <= LM_POINTS + 1; s++) h = record(h, m(s));
   assert.equal(h.step.length, LM_POINTS / 2 + 1);
   assert.equal(h.step.at(-1), LM_POINTS + 1);
   assert.deepEqual(h.step.slice(0, 3), [1, 3, 5]);
   assert.deepEqual(h.induction[0][0].slice(0, 2), [-1, -3]);
+  assert.deepEqual(h.in_context.slice(0, 2), [0.5, 1.5]);
   for (let s = LM_POINTS + 2; s <= 3 * LM_POINTS; s++) h = record(h, m(s));
   assert.ok(h.step.length <= LM_POINTS && h.step.at(-1) === 3 * LM_POINTS);
 });

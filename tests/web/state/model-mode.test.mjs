@@ -55,11 +55,14 @@ test('Repeat my sentence: the sentence twice, within the 128 characters the mode
 });
 
 test('a head is named by its highest score from 0.3, else mixed', () => {
-  assert.deepEqual(mm.headLabel({ previous_token: 0.93, duplicate_token: 0.1, induction: 0.2, first_token: 0 }),
+  assert.deepEqual(mm.headLabel({ previous_token: 0.93, duplicate_token: 0.1, induction: 0.2, first_token: 0, current_token: 0 }),
     { pattern: 'previous_token', name: 'previous-token', score: 0.93, top: 'previous_token' });
-  assert.equal(mm.headLabel({ previous_token: 0.1, duplicate_token: 0.1, induction: 0.3, first_token: 0 }).name, 'induction');
-  assert.deepEqual(mm.headLabel({ previous_token: 0.1, duplicate_token: 0.29, induction: 0.2, first_token: 0 }),
+  assert.equal(mm.headLabel({ previous_token: 0.1, duplicate_token: 0.1, induction: 0.3, first_token: 0, current_token: 0 }).name, 'induction');
+  assert.deepEqual(mm.headLabel({ previous_token: 0.1, duplicate_token: 0.29, induction: 0.2, first_token: 0, current_token: 0 }),
     { pattern: null, name: 'mixed', score: 0.29, top: 'duplicate_token' });
+  // a head that mostly looks at itself is named so
+  assert.deepEqual(mm.headLabel({ previous_token: 0.1, duplicate_token: 0.0, induction: 0.05, first_token: 0.1, current_token: 0.62 }),
+    { pattern: 'current_token', name: 'current-token', score: 0.62, top: 'current_token' });
 });
 
 test('the five likeliest next tokens, likeliest first, their probabilities the exp of the log-probabilities', () => {
@@ -92,7 +95,7 @@ test('a layer of the model is a self-attention trace, its tokens marked; its spe
 });
 
 test('what the page says the model learned follows its heads\' scores', () => {
-  const head = (previous_token, induction) => ({ previous_token, duplicate_token: 0, induction, first_token: 0 });
+  const head = (previous_token, induction) => ({ previous_token, duplicate_token: 0, induction, first_token: 0, current_token: 0 });
   const copying = [[head(0.9, 0.1)], [head(0.1, 0.7)]], notCopying = [[head(0.55, 0.04)], [head(0.2, 0.05)]];
   assert.match(mm.modelNote(copying), /to look at the previous character and to copy repeated text \(induction\)\./);
   assert.match(mm.modelNote(notCopying), /to look at the previous character; this one has not learned to copy repeated text \(its best induction score is 0\.05\)/);

@@ -24,7 +24,7 @@ export interface DecodeStep { t: number; k_cache: Matrix; v_cache: Matrix; score
 export interface DecodeCost { with_cache: number; without_cache: number; with_so_far: number[]; without_so_far: number[] }
 /** What a head's weights do: the share of its attention on each pattern, over the rows the
  *  pattern covers (1 is a perfect head; 0 where no row has the pattern). */
-export interface HeadScores { previous_token: number; duplicate_token: number; induction: number; first_token: number }
+export interface HeadScores { previous_token: number; duplicate_token: number; induction: number; first_token: number; current_token: number }
 /** A layer's weights and decoder cache per token with this many key/value heads. */
 export interface KvCost { kv_heads: number; parameters: number; cache_per_token: number }
 /** One block of keys of the online softmax: m is null where a row has seen no visible key yet;
@@ -175,7 +175,9 @@ export interface LmSettings { seed?: number; learning_rate?: number; batch_size?
 /** After some language-model steps: the mean loss of their batches and the held-out loss (nats per
  *  character), and every head's previous-token and induction score ([layer][head]) on a probe of
  *  50 random characters repeated twice (1 is a perfect head). */
-export interface LmMetrics { step: number; loss: number; eval_loss: number; previous_token: number[][]; induction: number[][] }
+/** A language-model run's figures after a call of lmStep. in_context: how much less a held-out span costs read right
+ *  after itself than after another span, nats per character (Olsson et al.'s in-context learning). */
+export interface LmMetrics { step: number; loss: number; eval_loss: number; in_context: number; previous_token: number[][]; induction: number[][] }
 
 /** The training module: one tiny attention model trained by gradient descent (one run at a time). */
 export interface Training {

@@ -33,7 +33,7 @@ export interface TrainingStop { reason: 'solved' | 'flat' | 'diverged' | 'budget
 
 /** The curves of a language-model run: a point per call of lmStep (thinned to at most
  *  LM_POINTS, every other one dropped when there are more); the head scores [layer][head][point]. */
-export interface LmHistory { step: number[]; loss: number[]; eval_loss: number[]; previous_token: number[][][]; induction: number[][][] }
+export interface LmHistory { step: number[]; loss: number[]; eval_loss: number[]; in_context: number[]; previous_token: number[][][]; induction: number[][][] }
 /** A language-model run as the page draws it: the latest metrics (null at step 0), the curves,
  *  and the seconds spent training. */
 export interface LmSnapshot { step: number; metrics: LmMetrics | null; history: LmHistory; seconds: number }
@@ -104,7 +104,7 @@ export function settling({ window = FLAT_WINDOW, drop = FLAT_DROP, from = 0 } = 
 
 /** An empty history for a model of `layers` x `heads`. */
 const emptyHistory = (layers = 0, heads = 0): LmHistory => ({
-  step: [], loss: [], eval_loss: [],
+  step: [], loss: [], eval_loss: [], in_context: [],
   previous_token: Array.from({ length: layers }, () => Array.from({ length: heads }, () => [])),
   induction: Array.from({ length: layers }, () => Array.from({ length: heads }, () => [])),
 });
@@ -115,20 +115,21 @@ export function record(h: LmHistory, m: LmMetrics, most = LM_POINTS): LmHistory 
   h.step.push(m.step);
   h.loss.push(m.loss);
   h.eval_loss.push(m.eval_loss);
+  h.in_context.push(m.in_context);
   m.previous_token.forEach((layer, l) => layer.forEach((v, k) => h.previous_token[l][k].push(v)));
   m.induction.forEach((layer, l) => layer.forEach((v, k) => h.induction[l][k].push(v)));
   if (h.step.length <= most) return h;
   const last = h.step.length - 1;
   const keep = <T>(list: T[]) => list.filter((_, i) => i % 2 === 0 || i === last);
   return {
-    step: keep(h.step), loss: keep(h.loss), eval_loss: keep(h.eval_loss),
+    step: keep(h.step), loss: keep(h.loss), eval_loss: keep(h.eval_loss), in_context: keep(h.in_context),
     previous_token: h.previous_token.map((layer) => layer.map(keep)), induction: h.induction.map((layer) => layer.map(keep)),
   };
 }
 
 /** A copy of the curves, for a reply (the loop goes on adding to its own). */
 const copied = (h: LmHistory): LmHistory => ({
-  step: h.step.slice(), loss: h.loss.slice(), eval_loss: h.eval_loss.slice(),
+  step: h.step.slice(), loss: h.loss.slice(), eval_loss: h.eval_loss.slice(), in_context: h.in_context.slice(),
   previous_token: h.previous_token.map((layer) => layer.map((c) => c.slice())), induction: h.induction.map((layer) => layer.map((c) => c.slice())),
 });
 

@@ -96,10 +96,11 @@ export function keepWeights(previous: ModelTrace | null, next: ModelTrace, keep:
 
 // ---------------------------------------------------------------- what a head does
 
-export const PATTERNS = ['previous_token', 'duplicate_token', 'induction', 'first_token'] as const;
+export const PATTERNS = ['previous_token', 'duplicate_token', 'induction', 'first_token', 'current_token'] as const;
 export type Pattern = typeof PATTERNS[number];
 export const PATTERN_NAMES: Record<Pattern, string> = {
   previous_token: 'previous-token', duplicate_token: 'duplicate-token', induction: 'induction', first_token: 'first-token',
+  current_token: 'current-token',
 };
 /** What each pattern means, in a sentence. */
 export const PATTERN_HELP: Record<Pattern, string> = {
@@ -107,6 +108,7 @@ export const PATTERN_HELP: Record<Pattern, string> = {
   duplicate_token: 'looks at earlier copies of the same character',
   induction: 'looks at the character after an earlier copy of this one, to copy what came next',
   first_token: 'looks at the first character (a resting place when there is nothing to find)',
+  current_token: 'looks at its own character',
 };
 /** A head is named by its highest pattern from this score up; below it, "mixed". */
 export const LABELLED_FROM = 0.3;

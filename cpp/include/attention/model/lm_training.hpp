@@ -54,6 +54,7 @@ struct LmBatchPass {
   std::vector<std::vector<Matrix>> attention;  // layers x B*h of (n, n), causal
   std::vector<Matrix> concat;       // layers of (B*n, d)
   Matrix probabilities;             // (B*n, V)
+  std::vector<double> losses;       // (B*n): each position's -log p(its next token)
 };
 
 // windows: B sequences of n + 1 ids; the model reads the first n and predicts the last n.
@@ -63,6 +64,15 @@ LmWeights lm_backward(const LmShape& shape, const LmWeights& w, const std::vecto
 
 // The mean loss over the first `windows` windows of context + 1 tokens of text, side by side.
 double text_loss(const LmShape& shape, const LmWeights& w, const std::vector<int>& text, long windows);
+
+// How much cheaper a text is when the model has just read it (Olsson et al.'s in-context
+// learning, on a span written twice): over the first `spans` spans of context / 2 tokens of
+// text, each read in the second half of a window twice, once after the next span and once after
+// itself, the mean loss on its tokens the first way minus the second way, nats per token. The
+// same tokens at the same positions, so only the copy before them differs: about 0 for a model
+// that cannot look back at a copy, and it jumps as induction heads form. (A span's first token,
+// which nothing before it predicts, is left out.)
+double in_context_score(const LmShape& shape, const LmWeights& w, const std::vector<int>& text, long spans);
 
 // Each layer's head scores on a probe: `length` random tokens (np.random.seed(seed), randint
 // over the printable characters) repeated twice, as Olsson et al. measure induction heads;
@@ -81,6 +91,7 @@ class LmTrainer {
 
   double step();                // one batch and one update; the batch's loss before it
   double held_out_loss() const;  // mean over the evaluation windows
+  double in_context() const;     // in_context_score on the held-out text, over half as many spans (two windows each)
   long steps() const { return optimizer_.steps(); }
   const LmWeights& weights() const { return weights_; }
   const LmTrainingSettings& settings() const { return settings_; }

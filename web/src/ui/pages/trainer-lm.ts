@@ -1,7 +1,8 @@
 // What <attention-trainer> draws for the "Language model" task: the loss against the steps (the
-// batches' and the held-out, in nats per character, beside letter frequencies alone), and every
-// head's previous-token and induction score on the same step axis, so that the induction heads
-// forming (Olsson et al.'s phase change) shows beside what the loss does then. The charts are
+// batches' and the held-out, in nats per character, beside letter frequencies alone), the
+// in-context score (the second copy of a held-out span against the first), and every head's
+// previous-token and induction score on the same step axis, so that the induction heads forming
+// (Olsson et al.'s phase change) shows beside what the loss and the in-context score do then. The charts are
 // drawn at the width they have, so their text stays readable on a phone, and each zooms to its
 // data: the loss from where it is after its first steep fall (the line enters from the top), the
 // scores from 0 to a little above the highest.
@@ -17,8 +18,8 @@ export const LM_EXPLANATION = html`The playground’s trained model, learning fr
   d_model 64, RoPE, characters as its tokens (97 of them) and nothing else, reading Debian’s fortunes (5,880 quotations and jokes, 820 KB, fetched when you
   pick this task) to guess the next character. The loss, in nats per character, starts above ln 97 ≈ 4.57 (a blind guess): random weights guess wrong with confidence. Watch the
   <b>previous-token heads</b> form (a character looks at the one before it), and watch for <b>induction heads</b> in layer 2 (a character looks at
-  what followed an earlier copy of itself, to copy it): when they form the loss drops again, the phase change of Olsson et al. (2022),
-  “In-context learning and induction heads”. The first 2,000 steps read windows of 32 characters, where the heads form several times sooner;
+  what followed an earlier copy of itself, to copy it): when they form, the model suddenly predicts a text it has just read far better the second
+  time (the in-context score jumps), the phase change of Olsson et al. (2022), “In-context learning and induction heads”. The first 2,000 steps read windows of 32 characters, where the heads form several times sooner;
   the held-out loss, on windows of 128, drops when the model first reads windows that long, and the probe (100 characters) scores the heads once
   the windows grow to 128 (here the induction head passed 0.3 near step 2,750 and 0.5 near step 3,500). A head’s score is measured on 50 random characters written twice: 1 is a perfect head.`;
 
@@ -129,6 +130,23 @@ export function lossChart({ history: h, unigram, width, maxStep, marker }: LossC
       <span><i style="border-color:${LOSS};opacity:0.6"></i>training batches</span>
       <span><i style="border-top-style:dashed"></i>letter frequencies alone${baselineShown ? '' : html`, ${short(unigram)}: above the top`}</span>
       ${clipped ? html`<span class="clipped">↑ it starts above the top, at ${short(Math.max(h.eval_loss[0], h.loss[0]))} (step ${first})</span>` : nothing}</div>`;
+}
+
+export interface InContextChart { history: LmHistory; width: number; maxStep: number; marker: number | null }
+
+/** The in-context score: how much less a held-out span costs read right after itself than after
+ *  another span (the same characters at the same places). A model that cannot look back at a
+ *  copy scores about 0; Olsson et al.'s phase change is its jump as the induction heads form
+ *  (the marker). */
+export function inContextChart({ history: h, width, maxStep, marker }: InContextChart): TemplateResult {
+  const values = h.in_context.filter(Number.isFinite);
+  const lo = Math.min(0, ...values), hi = Math.max(0.5, ...values), pad = 0.06 * (hi - lo);
+  const last = h.in_context[h.in_context.length - 1];
+  return chart('in_context', `In-context score against steps: at step ${h.step[h.step.length - 1]} a held-out span costs ${short(last)} nats per character less read right after itself than after another span.`,
+    width, maxStep, [lo - pad, hi + pad], [
+      { key: 'zero', xs: [0, maxStep], ys: [0, 0], colour: 'currentColor', width: 1.2, opacity: 0.55, dashed: true },
+      { key: 'in_context', xs: h.step, ys: h.in_context, colour: HELD_OUT, width: 2.4 },
+    ], marker);
 }
 
 export interface HeadChart { history: LmHistory; pattern: 'previous_token' | 'induction'; width: number; maxStep: number; marker: number | null }

@@ -11,7 +11,7 @@ import { startTraining, type LmSnapshot, type LmStarted, type TrainingReply, typ
 import { LM_FLAT_DROP } from '../../core/training-loop.js';
 import { parseValue, type SettingDef } from '../../state/settings.js';
 import { LM_FIELD, STEPS_PER_SECOND, TRAINING, isLanguage, outOfRange, shownRows, toLanguage, toTraining } from '../../state/training.js';
-import { FORMED, LM_EXPLANATION, LM_STYLES, best, formedAt, headChart, headLegend, headName, lossChart } from './trainer-lm.js';
+import { FORMED, LM_EXPLANATION, LM_STYLES, best, formedAt, headChart, headLegend, headName, inContextChart, lossChart } from './trainer-lm.js';
 import { THEME } from '../shared/theme.js';
 import { settingControl } from '../shared/control.js';
 import { TableElement } from '../shared/table-element.js';
@@ -416,6 +416,8 @@ export class AttentionTrainer extends TableElement {
       <div class="lm-charts">
         <h3>Loss <span class="sub">(nats per character, lower is better)</span></h3>
         ${lossChart({ history: h, unigram: started.unigram, width, maxStep, marker })}
+        <h3>In-context score <span class="sub">(how much less a held-out text costs read right after itself than after another, nats per character)</span></h3>
+        ${inContextChart({ history: h, width, maxStep, marker })}
         <h3>Previous-token score <span class="sub">(each head: looks at the character just before)</span></h3>
         ${headChart({ history: h, pattern: 'previous_token', width, maxStep, marker })}
         ${headLegend(h, 'previous_token')}

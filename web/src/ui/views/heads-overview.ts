@@ -1,8 +1,9 @@
 // Every head of the trained model at a glance, as BertViz's model view: a row per layer, a
 // thumbnail per head of its weights on this text (row i: where token i looks; the hidden future
 // left blank), named by what the head does in general (its highest score on the probe, random
-// characters repeated twice, when that is at least 0.3; else "mixed") with that score, and the
-// same pattern's score on this text beside it. Clicking a head picks it for the views below.
+// characters repeated twice, when that is at least 0.3; else "mixed"), with two numbers side by
+// side, each named: that score on the probe and the same pattern's score on this text (a mixed
+// head's number says which pattern it is). Clicking a head picks it for the views below.
 // The thumbnails are canvases repainted when the weights change (not rebuilt), and only while
 // on screen.
 import { css as style, html, nothing } from 'lit';
@@ -39,7 +40,8 @@ export class HeadsOverview extends DeferredElement {
     .head { font: 600 0.78rem var(--ap-mono, ui-monospace, monospace); }
     .label { font-size: 0.78rem; font-weight: 600; overflow-wrap: anywhere; }
     .label.mixed { font-weight: 400; color: var(--ap-muted, #555); }
-    .own { font-size: 0.72rem; color: var(--ap-muted, #555); }
+    .scores { display: flex; flex-wrap: wrap; gap: 0 0.5em; font-size: 0.72rem; color: var(--ap-muted, #555); }
+    .own { font-weight: 600; color: var(--ap-fg, inherit); }
     .words { display: flex; flex-direction: column; gap: 0.1rem; min-width: 0; }
     /* On a phone: two heads a row, each its picture beside its words, so the eight stay short. */
     @container (width < 480px) {
@@ -66,8 +68,9 @@ export class HeadsOverview extends DeferredElement {
             @click=${() => this.pick(l + 1, h)}>
           <canvas data-layer=${l} data-head=${h} role="img" aria-label="layer ${l + 1} head ${h}: its weights on this text"></canvas>
           <span class="words"><span class="head">head ${h}</span>
-          <span class="label ${label.pattern ? '' : 'mixed'}">${label.name} ${short(label.score)}</span>
-          <span class="own">this text: ${short(own[pattern])}</span></span>
+          <span class="label ${label.pattern ? '' : 'mixed'}">${label.name}</span>
+          <span class="scores"><span class="probe">${label.pattern ? '' : `highest: ${PATTERN_NAMES[pattern]} `}${short(label.score)} on random characters</span>
+            <span class="own">${short(own[pattern])} here</span></span></span>
         </button>`;
       })}</div></div>`)}`;
   }
