@@ -161,6 +161,11 @@ export class Heatmap extends DeferredElement {
     this.watched = null;
   }
 
+  protected willUpdate() {
+    const rows = this.matrix.length, cols = this.matrix[0]?.length ?? 0;
+    if (this.zoom && (this.zoom[0] >= rows || this.zoom[1] >= cols)) this.zoom = null;  // a shorter sentence
+  }
+
   protected updated(changed: PropertyValues) {
     if (this.pictured()) this.paint();
     if (this.zoom && changed.has('zoom')) {
@@ -325,7 +330,6 @@ export class Heatmap extends DeferredElement {
   render() {
     const rows = this.matrix.length, cols = this.matrix[0]?.length ?? 0;
     const scale = this.colours(), tops = this.rowTops();
-    if (this.zoom && (this.zoom[0] >= rows || this.zoom[1] >= cols)) this.zoom = null;  // a shorter sentence
     const rowLabel = (i: number) => this.rows[i] ?? String(i);
     const colLabel = (j: number) => this.cols[j] ?? String(j);
     const zoom = this.zoom && this.clickable ? this.zoomedRow(scale, rowLabel, colLabel) : nothing;
