@@ -1,6 +1,7 @@
 // The trace contract's parameters entry: the drawn matrices of a spec, named as in its trace,
 // with nothing run; and the trace written by walking its schema: every entry is there exactly
-// when its `when` says, in the shape its `shape` says, and nothing the schema does not name.
+// when its `when` says, in the shape its `shape` says, and nothing the schema does not name;
+// every `when` (QK-norm's included) is met by one case and not by another.
 #include "attention/io/trace_json.hpp"
 
 #include <map>
@@ -116,6 +117,9 @@ std::vector<long> shape_of(const json& v) {
   return out;
 }
 
+// Every `when` the cases below met, holding or not: each must be seen both ways.
+std::map<std::string, std::set<bool>> seen;
+
 template <class Schema>
 void check(const Schema& schema, const json& given) {
   const auto spec = attention::parse_spec(given);
@@ -129,6 +133,7 @@ void check(const Schema& schema, const json& given) {
     INFO(given.dump() << "\nentry " << e.name << " when \"" << e.when << "\"");
     if (std::string(e.kind) == "text" || std::string(e.kind) == "spec") continue;  // written by run_trace itself
     CHECK(trace.contains(e.name) == holds(e.when, known));
+    seen[e.when].insert(holds(e.when, known));
     const std::string shape = e.shape;
     const bool numbers = std::string(e.kind) == "signed" || std::string(e.kind) == "weights" || std::string(e.kind) == "mask";
     if (trace.contains(e.name) && numbers && shape.find("max(") == std::string::npos && !shape.empty()) {
@@ -152,11 +157,17 @@ TEST_CASE("every trace entry is there when its schema says, in the shape it says
            R"({"positional": "sinusoidal", "softcap": 2, "score": "general"})",
            R"({"score": "additive", "d_a": 3, "W_o": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]})",
            R"({"mode": "cross", "source": "le chat", "positional": "sinusoidal", "mask": [[1,0],[1,1],[0,1],[1,1],[1,1],[1,1]]})",
+           R"({"qk_norm": true, "heads": 2, "d_model": 8, "positional": "rope", "mask": "causal"})",
        }) {
     check(attention::self_trace_schema(), json::parse(text));
   }
   for (const char* text : {R"({"mode": "encoder_decoder"})", R"({"mode": "encoder_decoder", "score": "additive"})"}) {
     check(attention::encoder_decoder_trace_schema(), json::parse(text));
+  }
+  // Each condition was put to the test: met by some case and not by another (an entry always there has none).
+  for (const auto& [when, outcomes] : seen) {
+    INFO("when \"" << when << "\"");
+    CHECK(outcomes.size() == (when.empty() ? 1u : 2u));
   }
 }
 
