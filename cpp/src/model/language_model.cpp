@@ -63,8 +63,8 @@ LmWeights init_weights(const LmShape& s, std::uint32_t seed) {
 
 std::string architecture(const LmShape& shape) {
   const auto n = [](long v) { return std::to_string(v); };
-  return "attention-only decoder: " + n(shape.layers) + " layers of " + n(shape.heads) + " causal heads with RoPE, d_model " + n(shape.d_model) + ", learned positions, context " +
-         n(shape.context) + ", characters";
+  return "attention-only decoder: " + n(shape.layers) + " layers of " + n(shape.heads) + " causal heads with RoPE, d_model " +
+         n(shape.d_model) + ", learned positions, context " + n(shape.context) + ", characters";
 }
 
 const std::vector<std::string>& character_vocabulary() {

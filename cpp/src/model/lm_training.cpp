@@ -288,9 +288,9 @@ double in_context_score(const LmShape& s, const LmWeights& w, const std::vector<
   };
   std::vector<std::vector<int>> windows;  // per span: after the next span, then after itself
   for (std::size_t k = 0; (k + 2) * step <= text.size() && static_cast<long>(k) < count; ++k) {
+    const std::vector<int> read = span(k, step);
     for (const std::size_t before : {k + 1, k}) {
       std::vector<int>& window = windows.emplace_back(span(before, half));
-      const std::vector<int> read = span(k, step);
       window.insert(window.end(), read.begin(), read.end());
     }
   }

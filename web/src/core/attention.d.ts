@@ -173,10 +173,10 @@ export function unpack(packed: PackedTrace): Trace | SpecError;
 export interface LmSettings { seed?: number; learning_rate?: number; batch_size?: number; repeat_share?: number; text_repeats?: number; short_steps?: number; eval_windows?: number }
 
 /** After some language-model steps: the mean loss of their batches and the held-out loss (nats per
- *  character), and every head's previous-token and induction score ([layer][head]) on a probe of
- *  50 random characters repeated twice (1 is a perfect head). */
-/** A language-model run's figures after a call of lmStep. in_context: how much less a held-out span costs read right
- *  after itself than after another span, nats per character (Olsson et al.'s in-context learning). */
+ *  character); in_context, how much less a held-out span costs read right after itself than after
+ *  another span (nats per character, Olsson et al.'s in-context learning); and every head's
+ *  previous-token and induction score ([layer][head]) on a probe of 50 random characters repeated
+ *  twice (1 is a perfect head). */
 export interface LmMetrics { step: number; loss: number; eval_loss: number; in_context: number; previous_token: number[][]; induction: number[][] }
 
 /** The training module: one tiny attention model trained by gradient descent (one run at a time). */

@@ -4,8 +4,8 @@
 // duplicate-token: an earlier key holding the same token as query i; induction: the key right
 // after an earlier copy of token i (Olsson et al.'s prefix matching); first-token: key 0, for
 // queries i >= 1; current-token: key j = i, the token itself (a head that mostly looks at its
-// own token, which TransformerLens's detector does not name). A score is the attention on the pattern, summed over the rows where the
-// pattern has a 1, divided by all the attention of those rows: 1 is a perfect head, and a row
+// own token, which TransformerLens's detector does not name). A score is the attention on the
+// pattern, summed over the rows where the pattern has a 1, divided by all the attention of those rows: 1 is a perfect head, and a row
 // the pattern says nothing of neither helps nor hurts (TransformerLens divides by every row).
 // A pattern no row has (no token repeats: no duplicate or induction rows) scores 0, as it
 // would over every row.

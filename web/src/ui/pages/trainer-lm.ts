@@ -1,9 +1,9 @@
 // What <attention-trainer> draws for the "Language model" task: the loss against the steps (the
 // batches' and the held-out, in nats per character, beside letter frequencies alone), the
-// in-context score (the second copy of a held-out span against the first), and every head's
-// previous-token and induction score on the same step axis, so that the induction heads forming
-// (Olsson et al.'s phase change) shows beside what the loss and the in-context score do then. The charts are
-// drawn at the width they have, so their text stays readable on a phone, and each zooms to its
+// in-context score (a held-out span read after itself against after another span), and every
+// head's previous-token and induction score on the same step axis, so that the induction heads
+// forming (Olsson et al.'s phase change) shows beside what the loss and the in-context score do
+// then. The charts are drawn at the width they have, so their text stays readable on a phone, and each zooms to its
 // data: the loss from where it is after its first steep fall (the line enters from the top), the
 // scores from 0 to a little above the highest.
 import { css, html, svg, nothing, type TemplateResult } from 'lit';
