@@ -232,7 +232,9 @@ const HOSTILE_LINKS = {  // name -> [tokens, link]
 // Links and posts whose first screens once ran the core on the page's main thread for seconds
 // before the element (which sends such work to its worker), each loaded beside the plain link
 // #seed=3 in the same run: the longest main-thread task from navigation until every element on
-// the page has drawn or refused and a second has passed.
+// the page has drawn or refused and a second has passed. One load's longest task swings by a
+// factor of two with what else the machine does, so a run's figure for a page is the median of
+// FREEZE_LOADS loads, taken in turns with the other pages'.
 // (run in the page before its scripts: every long task's duration, in window.blocks)
 const recordLongTasks = () => {
   window.blocks = [];
@@ -252,24 +254,28 @@ const FREEZES = {  // name -> the path loaded
 };
 const FREEZE_PAGES = { '/freeze-1.html': post([BIG_WEIGHTS]), '/freeze-3.html': post([BIG_WEIGHTS, BIG_WEIGHTS, BIG_WEIGHTS]) };
 
+const FREEZE_LOADS = smoke ? 1 : 5;
+
 async function freezes(browser, server) {
   const runs = [];
   for (let run = 0; run < RUNS; run++) {
-    const longest = {};
-    for (const [name, path] of Object.entries(FREEZES)) {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      await page.addInitScript(recordLongTasks);
-      await page.goto(server.base + path.slice(1));
-      await page.waitForFunction(() => {
-        const all = [...document.querySelectorAll('attention-playground')];
-        return customElements.get('attention-playground') && all.length && all.every((el) => (el.trace || el.error) && !el.busy);
-      }, null, { timeout: 120_000, polling: 50 });
-      await page.waitForTimeout(1000);
-      longest[name] = await page.evaluate(() => Math.max(0, ...window.blocks));
-      await context.close();
+    const loads = Object.fromEntries(Object.keys(FREEZES).map((name) => [name, []]));
+    for (let load = 0; load < FREEZE_LOADS; load++) {
+      for (const [name, path] of Object.entries(FREEZES)) {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        await page.addInitScript(recordLongTasks);
+        await page.goto(server.base + path.slice(1));
+        await page.waitForFunction(() => {
+          const all = [...document.querySelectorAll('attention-playground')];
+          return customElements.get('attention-playground') && all.length && all.every((el) => (el.trace || el.error) && !el.busy);
+        }, null, { timeout: 120_000, polling: 50 });
+        await page.waitForTimeout(1000);
+        loads[name].push(await page.evaluate(() => Math.max(0, ...window.blocks)));
+        await context.close();
+      }
     }
-    runs.push(longest);
+    runs.push(Object.fromEntries(Object.entries(loads).map(([name, xs]) => [name, quantile(xs, 0.5)])));
   }
   const out = Object.keys(FREEZES).map((name) => ({ arrival: name, longest_task_ms: spread(runs.map((r) => r[name])),
     over_baseline_ms: spread(runs.map((r) => r[name] - r[FREEZE_BASELINE])) }));
