@@ -146,6 +146,7 @@ export function report(r, root) {
   }
 
   if (r.model) lines.push(...modelLines(r.model));
+  if (r.copying) lines.push(...copyingLines(r.copying));
 
   // Targets, honestly.
   const trainVsNative = tr.tasks.flatMap((t) => t.chromium_vs_native.runs);
@@ -155,6 +156,7 @@ export function report(r, root) {
     ...page.map(([target, figure, met]) => `| ${target} | ${figure} | ${p(met)} |`),
     ...(r.arrivals ? arrivalTargets(r.arrivals) : []).map(([target, figure, met]) => `| ${target} | ${figure} | ${p(met)} |`),
     ...(r.model ? modelTargets(r.model) : []).map(([target, figure, met]) => `| ${target} | ${figure} | ${p(met)} |`),
+    ...(r.copying ? copyingTargets(r.copying) : []).map(([target, figure, met]) => `| ${target} | ${figure} | ${p(met)} |`),
     ...kernelRows(r.kernel, r.kernelChecks ?? []),
     `| training in Chromium ≥ 0.9× native steps per second | ${range(trainVsNative)} | ${p(Math.min(...trainVsNative) >= 0.9)} |`,
     `| flat wasm heap across 10,000 recomputes | ${mem.after_10.heap_in_use} → ${mem[last].heap_in_use} bytes | ${p(mem.after_10.heap_in_use === mem[last].heap_in_use)} |`,
@@ -299,6 +301,24 @@ export function modelTargets(m) {
     ['held-out loss below the unigram baseline', `${f(m.held_out_loss)} against ${f(m.unigram_loss)} nats per character`, m.held_out_loss < m.unigram_loss],
     [`model mode: input to frame p95 ≤ 16 ms at ${m.tokens} characters (work)`, ms(m.p95_ms), m.p95_ms.max <= 16],
     ['language-model training in Chromium ≥ 0.9× native steps per second', `${q.median.toFixed(2)}× (${q.min.toFixed(2)}–${q.max.toFixed(2)})`, q.min >= 0.9],
+  ];
+}
+
+/** The trained model on sentences a learner types, each said twice (bench/copying.mjs). */
+function copyingLines(c) {
+  return ['## The trained model on what learners type', '',
+    `${c.sentences} sentences of two to ten words written for the benchmark (\`bench/learner-sentences.txt\`, none of them in the corpus), each said twice with a space between, read by the shipped model through the core. For each, the rows of the second copy whose token repeats the one the copy's length back, counted as the page's caption counts them: on how many the last layer's best copying head (head ${c.head} of layer ${c.layer}, from 0: the one with the most such rows on average) puts its largest weight on the token after the earlier twin, and its mean weight there; and on how many of those rows that have a next token the model's guess (the argmax of \`log_probs\`) is it. The model is deterministic: one run.`, '',
+    '| sentence | rows on the target | mean weight there | next token right |', '|---|---:|---:|---:|',
+    ...c.per_sentence.map((x) => `| ${x.sentence} | ${x.hits} of ${x.rows} | ${f(x.weight, 2)} | ${x.guessed} of ${x.of} |`), ''];
+}
+
+/** The trained model copies English: the targets on learner sentences said twice. */
+export function copyingTargets(c) {
+  return [
+    ['learner sentences said twice: rows whose largest weight is on the token after the twin ≥ 0.85 on average', f(c.hits, 2), c.hits >= 0.85],
+    ['learner sentences said twice: ≥ 0.6 of the rows for every sentence', `${f(c.worst_hits, 2)} ("${c.worst_sentence}")`, c.worst_hits >= 0.6],
+    ['learner sentences said twice: mean weight on the target ≥ 0.6', f(c.weight, 2), c.weight >= 0.6],
+    ['learner sentences said twice: next-token guess right on ≥ 0.85 of the second copy\'s rows', f(c.guess, 2), c.guess >= 0.85],
   ];
 }
 

@@ -13,10 +13,11 @@ import { tfjsReady, tfjsForward } from './tfjs.mjs';
 import { serve } from '../tests/e2e/serve.mjs';
 import { CHROMIUM } from '../tests/e2e/harness.mjs';
 import { importTSTree } from '../tests/e2e/typescript.mjs';
-import { report, pageTargets, kernelTargets, arrivalTargets, modelTargets, hostileTargets } from './report.mjs';
+import { report, pageTargets, kernelTargets, arrivalTargets, modelTargets, hostileTargets, copyingTargets } from './report.mjs';
 import { editSentence, openSettled } from './page-edits.mjs';
 import { quantile, spread } from './spread.mjs';
 import { arrivals, post } from './arrivals.mjs';
+import { copyOnSentences } from './copying.mjs';
 
 // The training loop's largest call, from its TypeScript (Node runs no .ts of itself).
 const { MAX_CHUNK } = await importTSTree('web/src/core/training-loop.ts');
@@ -599,6 +600,17 @@ async function model() {
   return row;
 }
 
+async function copyingPart() {
+  const core = await load();
+  const loaded = await core.loadModel();
+  if (loaded.error) throw new Error(`loadModel: ${loaded.error.message}`);
+  const c = copyOnSentences(core, readFileSync(new URL('models/tiny-lm-train.txt', root), 'utf8'));
+  for (const x of c.per_sentence) say(`"${x.sentence}" twice: ${x.hits} of ${x.rows} rows on the target (mean weight ${x.weight.toFixed(2)}), next token right ${x.guessed} of ${x.of}`);
+  say(`${c.sentences} sentences said twice, head ${c.head} of layer ${c.layer} (from 0): rows on the target ${c.hits.toFixed(2)} on average, ` +
+    `${c.worst_hits.toFixed(2)} at worst ("${c.worst_sentence}"), mean weight ${c.weight.toFixed(2)}; next token right on ${c.guess.toFixed(2)} of the rows`);
+  return c;
+}
+
 function machine() {
   const version = (cmd, args) => { try { return execFileSync(cmd, args, { encoding: 'utf8' }).split('\n')[0].trim(); } catch { return 'unknown'; } };
   return {
@@ -612,13 +624,13 @@ function machine() {
 const today = () => new Date().toISOString().slice(0, 10);
 // The kernel-only runs after the last full run, and what that run wrote.
 const CHECKS = new URL('bench/results/kernel-checks.json', root);
-const saved = () => Object.fromEntries(['machine', 'kernel', 'interactive', 'coldstart', 'arrivals', 'memory', 'training', 'model']
+const saved = () => Object.fromEntries(['machine', 'kernel', 'interactive', 'coldstart', 'arrivals', 'memory', 'training', 'model', 'copying']
   .filter((name) => existsSync(new URL(`bench/results/${name}.json`, root)))
   .map((name) => [name, JSON.parse(readFileSync(new URL(`bench/results/${name}.json`, root)))]));
 
 // the page's input-to-frame figures: typing at 8 to 128 tokens, then the long block at 512
 const interactive = async () => [...await typing(), await longBlock()];
-const parts = { kernel, interactive, typing, long: async () => [await longBlock()], coldstart: coldStart, arrivals: () => arrivals({ runs: RUNS, loads: COLD_LOADS }, say), memory, training, hostile, model };
+const parts = { kernel, interactive, typing, long: async () => [await longBlock()], coldstart: coldStart, arrivals: () => arrivals({ runs: RUNS, loads: COLD_LOADS }, say), memory, training, hostile, model, copying: copyingPart };
 if (only) {
   const unknown = only.filter((name) => !parts[name]);
   if (unknown.length) { console.error(`bench: no part named ${unknown.join(', ')}; the parts are page, ${Object.keys(parts).join(', ')}`); process.exit(2); }
@@ -626,11 +638,12 @@ if (only) {
   for (const name of only) measured[name] = await parts[name]();
   const targets = [...(measured.kernel ? kernelTargets(measured.kernel) : []), ...(measured.interactive && measured.coldstart ? pageTargets(measured) : []),
     ...(measured.arrivals ? arrivalTargets(measured.arrivals) : []), ...(measured.model ? modelTargets(measured.model) : []),
-    ...(measured.hostile ? hostileTargets(measured.hostile, FREEZE_BASELINE, MODEL_LINK) : [])];
+    ...(measured.hostile ? hostileTargets(measured.hostile, FREEZE_BASELINE, MODEL_LINK) : []),
+    ...(measured.copying ? copyingTargets(measured.copying) : [])];
   for (const [target, figure, met] of targets) say(`${met ? 'met    ' : 'NOT YET'}  ${target}: ${figure}`);
   // the arrivals and the trained model are kept, and BENCHMARKS.md written again with them beside
   // the last full run's figures
-  const kept = ['arrivals', 'model'].filter((name) => measured[name]);
+  const kept = ['arrivals', 'model', 'copying'].filter((name) => measured[name]);
   if (kept.length && !smoke) {
     for (const name of kept) writeFileSync(new URL(`bench/results/${name}.json`, root), JSON.stringify(measured[name], null, 1) + '\n');
     report({ ...saved(), kernelChecks: JSON.parse(readFileSync(CHECKS, 'utf8')) }, root);
@@ -644,7 +657,7 @@ if (only) {
   }
   process.exit(0);
 }
-const results = { machine: machine(), kernel: await kernel(), interactive: await interactive(), coldstart: await coldStart(), arrivals: await arrivals({ runs: RUNS, loads: COLD_LOADS }, say), memory: await memory(), training: await training(), model: await model() };
+const results = { machine: machine(), kernel: await kernel(), interactive: await interactive(), coldstart: await coldStart(), arrivals: await arrivals({ runs: RUNS, loads: COLD_LOADS }, say), memory: await memory(), training: await training(), model: await model(), copying: await copyingPart() };
 // Every figure must be a real measurement: a positive time, a finite positive rate.
 const bad = [
   ...results.kernel.flatMap((row) => Object.entries(row.ms).filter(([, v]) => !(v > 0)).map(([k, v]) => `${k} n=${row.n}: ${v}`)),
