@@ -23,7 +23,7 @@ export function modelCard() {
   return [
     BEGIN,
     '',
-    `- **Architecture:** ${card.architecture}; ${shape.vocabulary} tokens, ${bytes.length.toLocaleString('en')} bytes of float32 weights.`,
+    `- **Architecture:** ${card.architecture}; ${shape.vocabulary} tokens, ${bytes.length.toLocaleString('en')} bytes of float16 weights.`,
     `- **Corpus:** Debian's \`${corpus.package}\` package, version ${corpus.version}: the files ${corpus.files.join(', ')}; ${corpus.fortunes.toLocaleString('en')} fortunes, every tenth held out (${corpus.held_out_characters.toLocaleString('en')} characters), never trained on (${corpus.train_characters.toLocaleString('en')} trained on).`,
     `- **Training:** ${training.steps.toLocaleString('en')} steps of Adam (learning rate ${training.learning_rate}), batches of ${training.batch} windows of ${training.short_context + 1} characters for the first ${training.short_steps.toLocaleString('en')} steps and of ${shape.context + 1} after them, a share of ${training.repeat_share} of them holding a span written twice (${training.text_repeats} of those spans the text itself, the rest random characters); seed ${training.seed}; ${Math.round(training.seconds)} s on one core of the machine that trained it.`,
     `- **Held-out loss:** ${f(card.held_out_loss, 3)} nats per character, against ${f(card.unigram_loss, 3)} for the character frequencies alone (the unigram baseline).`,

@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   LanguageModel model{settings.shape, character_vocabulary(), trainer.weights(), {}};
-  model = read_model(write_model(model)).value();  // the card's figures are those of the float32 weights shipped
+  model = read_model(write_model(model)).value();  // the card's figures are those of the float16 weights shipped
   const double loss = text_loss(model.shape, model.weights, held_out, settings.eval_windows);
   // The baseline beside the trained heads: the best scores of the same model at step 0.
   nlohmann::json untrained = {{"previous_token", 0.0}, {"induction", 0.0}};

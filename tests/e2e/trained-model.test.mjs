@@ -5,6 +5,7 @@
 // layers' numbers and derivations, Share and Embed, and the element in an article's column.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
 import { load } from '../../dist/attention.js';
 import { start, cells, drawn, steady, ready, done } from './harness.mjs';
 import { lastBits } from '../tolerance.mjs';
@@ -286,7 +287,8 @@ test('the weights are fetched only in model mode, once; while they come the page
   await page.selectOption('#c-model', 'tiny-lm');
   const loading = page.locator('.loading-model');
   await loading.waitFor();
-  assert.equal(await loading.innerText(), 'Loading the trained model, 212 KB…');
+  const size = Math.round(statSync(new URL('../../models/tiny-lm.bin', import.meta.url)).size / 1024);
+  assert.equal(await loading.innerText(), `Loading the trained model, ${size} KB…`, 'the size said is the file\'s');
   assert.ok(await page.locator('ap-heatmap[key="weights"]').first().isVisible(), 'the page is not blank meanwhile');
   release();
   await modelShown(page);

@@ -58,7 +58,7 @@ test('the training module keeps a flat heap over many runs and no embind handles
   assert.equal(after.handles, 0);
 });
 
-test('the language model trains natively and in wasm to the same float32 weights, step for step', () => {
+test('the language model trains natively and in wasm to the same weights, step for step', () => {
   // One short-window step and two long ones: both window lengths, RoPE and its gradient.
   const out = '/tmp/attention-wasm-vs-native-lm.bin';
   execFileSync(new URL('../../build/native/attention-train-model', import.meta.url).pathname,
@@ -66,7 +66,7 @@ test('the language model trains natively and in wasm to the same float32 weights
   const text = (f) => readFileSync(new URL(`../../models/${f}`, import.meta.url), 'utf8');
   assert.equal(training.lmStart({ short_steps: 1, eval_windows: 64 }, text('tiny-lm-train.txt'), text('tiny-lm-held-out.txt')).error, undefined);
   training.lmStep(3);
-  const body = (bytes) => Buffer.from(bytes).subarray(bytes.indexOf(10) + 1);  // the float32 numbers after the header line
+  const body = (bytes) => Buffer.from(bytes).subarray(bytes.indexOf(10) + 1);  // the float16 numbers after the header line
   const wasm = body(training.lmModel()), native = body(readFileSync(out));
   assert.equal(wasm.length, native.length);
   assert.ok(wasm.equals(native), 'bit for bit');

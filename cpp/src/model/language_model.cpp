@@ -1,17 +1,17 @@
 #include "attention/model/language_model.hpp"
 
 #include <cmath>
-#include <cstring>
 #include <memory>
 
 #include "attention/core/rng.hpp"
+#include "attention/io/float16.hpp"
 #include "attention/io/json_read.hpp"
 #include "attention/io/spec.hpp"
 
 namespace attention {
 
 namespace {
-constexpr const char* kFormat = "attention-playground language model 2";
+constexpr const char* kFormat = "attention-playground language model 3";
 
 template <class M, class W>
 std::vector<std::pair<std::string, M*>> tensors(W& w) {
@@ -120,12 +120,7 @@ std::string write_model(const LanguageModel& model) {
   std::string data;
   for (const auto& [name, m] : named(model.weights)) {
     shapes.push_back({name, {m->rows(), m->cols()}});
-    for (long i = 0; i < m->size(); ++i) {
-      const float f = static_cast<float>(m->data()[i]);
-      char bytes[4];
-      std::memcpy(bytes, &f, 4);  // little-endian on every target (x86-64, wasm32)
-      data.append(bytes, 4);
-    }
+    append_float16(data, *m);
   }
   header["tensors"] = shapes;
   return header.dump() + "\n" + data;
@@ -174,12 +169,11 @@ Result<LanguageModel> read_model(const std::string& bytes) {
     Matrix& m = *tensors[t].second;
     if (shapes[t] != nlohmann::json{tensors[t].first, {m.rows(), m.cols()}}) return bad("has " + tensors[t].first + " in another shape");
     const std::size_t count = static_cast<std::size_t>(m.size());
-    if (bytes.size() - at < 4 * count) return bad("ends before " + tensors[t].first);
-    for (std::size_t i = 0; i < count; ++i, at += 4) {
-      float f;
-      std::memcpy(&f, bytes.data() + at, 4);
-      if (!std::isfinite(f)) return bad("has a number that is not finite in " + tensors[t].first);
-      m.data()[i] = f;
+    if (bytes.size() - at < 2 * count) return bad("ends before " + tensors[t].first);
+    for (std::size_t i = 0; i < count; ++i, at += 2) {
+      const double x = from_float16(static_cast<std::uint16_t>(static_cast<unsigned char>(bytes[at]) | static_cast<unsigned char>(bytes[at + 1]) << 8));
+      if (!std::isfinite(x)) return bad("has a number that is not finite in " + tensors[t].first);
+      m.data()[i] = x;
     }
   }
   if (at != bytes.size()) return bad("has bytes after its last tensor");

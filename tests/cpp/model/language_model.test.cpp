@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "attention/core/word_seed.hpp"
+#include "attention/io/float16.hpp"
 #include "attention/io/trace_json.hpp"
 #include "built_in_model.hpp"
 #include "support.hpp"
@@ -119,7 +120,7 @@ TEST_CASE("run_model's log-probabilities, attention and layer outputs agree with
   }
 }
 
-TEST_CASE("the weights file keeps every float32 and the card", "[model]") {
+TEST_CASE("the weights file keeps every number as its nearest float16, and the card", "[model]") {
   LanguageModel m = small_model();
   m.card = {{"corpus", "a test"}, {"held_out_loss", 2.5}, {"steps", {1, 2, 3}}};
   const std::string bytes = attention::write_model(m);
@@ -140,13 +141,13 @@ TEST_CASE("the weights file keeps every float32 and the card", "[model]") {
   for (std::size_t t = 0; t < back.size(); ++t) {
     INFO(back[t].first);
     CHECK(back[t].first == written[t].first);
-    const Matrix as_float = written[t].second->cast<float>().cast<double>();
-    CHECK(*back[t].second == as_float);
+    const Matrix as_half = written[t].second->unaryExpr([](double x) { return attention::from_float16(attention::to_float16(x)); });
+    CHECK(*back[t].second == as_half);
     rounded = rounded || *back[t].second != *written[t].second;
   }
   CHECK(rounded);
-  CHECK(attention::write_model(r) == bytes);  // float32 values survive a second trip unchanged
-  CHECK(bytes.size() == bytes.find('\n') + 1 + 4 * (97 * 8 + 16 * 8 + 2 * 4 * 8 * 8 + 8 * 97 + 97));
+  CHECK(attention::write_model(r) == bytes);  // float16 values survive a second trip unchanged
+  CHECK(bytes.size() == bytes.find('\n') + 1 + 2 * (97 * 8 + 16 * 8 + 2 * 4 * 8 * 8 + 8 * 97 + 97));
 }
 
 TEST_CASE("a damaged weights file is refused, naming the model", "[model]") {
@@ -164,7 +165,7 @@ TEST_CASE("a damaged weights file is refused, naming the model", "[model]") {
   SECTION("truncated") {
     refused(bytes.substr(0, bytes.size() - 1), "ends before b_U");
     refused(bytes.substr(0, header + 1), "ends before E");
-    refused(bytes.substr(0, header + 1 + 4 * (97 * 8 + 3)), "ends before P");
+    refused(bytes.substr(0, header + 1 + 2 * (97 * 8 + 3)), "ends before P");
     refused(bytes.substr(0, header / 2), "no header line");
     refused("", "no header line");
   }
@@ -174,8 +175,9 @@ TEST_CASE("a damaged weights file is refused, naming the model", "[model]") {
     garbled[0] = '[';
     refused(garbled, "format");
     std::string nan = bytes;
-    const float q = std::numeric_limits<float>::quiet_NaN();
-    std::memcpy(&nan[header + 1 + 4 * (97 * 8 + 5)], &q, 4);  // P's sixth number
+    const std::size_t at = header + 1 + 2 * (97 * 8 + 5);  // P's sixth number
+    nan[at] = '\x00';
+    nan[at + 1] = '\x7E';  // a quiet NaN, little-endian
     refused(nan, "not finite in P");
   }
   SECTION("a header that disagrees with the model") {

@@ -11,8 +11,8 @@ export const MODEL = 'tiny-lm';
 /** The characters the model reads at most (its context). */
 export const CONTEXT = 128;
 /** The weights file's size, said while it loads (models/tiny-lm.bin: 2 layers of 4 64 x 64
- *  matrices, the embeddings, positions and unembedding, as float32, and its card). */
-export const WEIGHTS_SIZE = '212 KB';
+ *  matrices, the embeddings, positions and unembedding, as float16, and its card). */
+export const WEIGHTS_SIZE = '108 KB';
 
 export const isModelState = (state: State): boolean => state.model === MODEL;
 

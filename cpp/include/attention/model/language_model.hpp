@@ -83,8 +83,8 @@ struct LanguageModel {
 };
 
 // The weights file: one line of JSON (format, shape, vocab, tensors and their shapes, card),
-// then every tensor's numbers as little-endian float32, row by row, in the order of named().
-// The model computes in double from exactly those float32 values.
+// then every tensor's numbers as little-endian float16 (io/float16.hpp), row by row, in the order of named().
+// The model computes in double from exactly those float16 values.
 std::string write_model(const LanguageModel& model);
 Result<LanguageModel> read_model(const std::string& bytes);
 
