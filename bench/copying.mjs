@@ -3,8 +3,9 @@
 // best copying head, the share of the second copy's rows whose largest weight is on the token
 // after the earlier twin and the mean weight there; and how often the model's next-token guess
 // (the argmax of log_probs) is the token that follows, on the rows of the second copy that have
-// one (pooled over the sentences). The sentences (bench/learner-sentences.txt) were written for this benchmark, not taken
-// from the corpus, and a check here keeps it so. The model is deterministic: one run.
+// one (pooled over the sentences). The sentences (bench/learner-sentences.txt) were written for
+// this benchmark, not taken from the corpus, and a check here keeps it so. The model is
+// deterministic: one run.
 import { readFileSync } from 'node:fs';
 import { importTSTree } from '../tests/e2e/typescript.mjs';
 
@@ -30,10 +31,10 @@ export function copyOnSentences(core, corpus) {
     }
     return { sentence, layers: trace.layers.length, heads, right, guessed };
   });
-  const H = rows[0].heads.length;
   const share = (c) => c.hits / c.rows;
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const best = [...Array(H).keys()].reduce((b, h) => (mean(rows.map((r) => share(r.heads[h]))) > mean(rows.map((r) => share(r.heads[b]))) ? h : b), 0);
+  const byHead = rows[0].heads.map((_, h) => mean(rows.map((r) => share(r.heads[h]))));
+  const best = byHead.indexOf(Math.max(...byHead));
   return {
     sentences: rows.length, layer: rows[0].layers - 1, head: best,
     hits: mean(rows.map((r) => share(r.heads[best]))), worst_hits: Math.min(...rows.map((r) => share(r.heads[best]))),

@@ -41,4 +41,8 @@ void append_float16(std::string& out, const Matrix& m) {
   }
 }
 
+double float16_at(const std::string& bytes, std::size_t at) {
+  return from_float16(static_cast<std::uint16_t>(static_cast<unsigned char>(bytes[at]) | static_cast<unsigned char>(bytes[at + 1]) << 8));
+}
+
 }  // namespace attention

@@ -171,7 +171,7 @@ Result<LanguageModel> read_model(const std::string& bytes) {
     const std::size_t count = static_cast<std::size_t>(m.size());
     if (bytes.size() - at < 2 * count) return bad("ends before " + tensors[t].first);
     for (std::size_t i = 0; i < count; ++i, at += 2) {
-      const double x = from_float16(static_cast<std::uint16_t>(static_cast<unsigned char>(bytes[at]) | static_cast<unsigned char>(bytes[at + 1]) << 8));
+      const double x = float16_at(bytes, at);
       if (!std::isfinite(x)) return bad("has a number that is not finite in " + tensors[t].first);
       m.data()[i] = x;
     }

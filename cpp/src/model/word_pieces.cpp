@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <map>
 #include <set>
-#include <unordered_map>
 #include <utility>
 
 namespace attention {
@@ -78,6 +77,7 @@ WordPieces word_pieces(std::vector<std::array<int, 2>> merges) {
   for (int b = 0; b < kByteTokens; ++b) pieces.bytes.emplace_back(1, static_cast<char>(b));
   for (const auto& [a, b] : merges) pieces.bytes.push_back(pieces.bytes[a] + pieces.bytes[b]);
   for (const std::string& bytes : pieces.bytes) pieces.names.push_back(piece_name(bytes));
+  for (std::size_t r = 0; r < merges.size(); ++r) pieces.rank.emplace(pair_key(merges[r][0], merges[r][1]), static_cast<int>(r));
   pieces.merges = std::move(merges);
   return pieces;
 }
@@ -124,8 +124,6 @@ WordPieces learn_word_pieces(const std::string& corpus, long vocabulary) {
 }
 
 std::vector<int> encode_pieces(const WordPieces& pieces, const std::string& text) {
-  std::unordered_map<std::uint64_t, int> rank;  // (a, b) -> the merge that joins them
-  for (std::size_t r = 0; r < pieces.merges.size(); ++r) rank.emplace(pair_key(pieces.merges[r][0], pieces.merges[r][1]), static_cast<int>(r));
   std::unordered_map<std::string, std::vector<int>> seen;  // a word that repeats is merged once
   std::vector<int> out;
   for (const std::string& word : split_words(text)) {
@@ -135,8 +133,8 @@ std::vector<int> encode_pieces(const WordPieces& pieces, const std::string& text
       for (;;) {  // the earliest-learned merge among the adjacent pairs, until none applies
         int first = -1;
         for (std::size_t i = 0; i + 1 < ids.size(); ++i) {
-          const auto r = rank.find(pair_key(ids[i], ids[i + 1]));
-          if (r != rank.end() && (first < 0 || r->second < first)) first = r->second;
+          const auto r = pieces.rank.find(pair_key(ids[i], ids[i + 1]));
+          if (r != pieces.rank.end() && (first < 0 || r->second < first)) first = r->second;
         }
         if (first < 0) break;
         merge(ids, pieces.merges[first][0], pieces.merges[first][1], kByteTokens + first);

@@ -3,6 +3,7 @@
 // program that carries them, hold each number in two bytes. The model computes in double from
 // exactly those values; half of float32's bytes cost a trained head about 5e-4 of relative error
 // per weight, far below what its pattern or its scores show.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -16,7 +17,8 @@ namespace attention {
 std::uint16_t to_float16(double x);
 double from_float16(std::uint16_t half);
 
-// Each number of m as a half, two bytes little-endian, row by row.
+// Each number of m as a half, two bytes little-endian, row by row; and the half at bytes[at].
 void append_float16(std::string& out, const Matrix& m);
+double float16_at(const std::string& bytes, std::size_t at);
 
 }  // namespace attention

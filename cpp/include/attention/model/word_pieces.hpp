@@ -11,7 +11,9 @@
 // whitespace is a word of its own, except that the last space before a word joins that word.
 // So " the" is one token and a leading space is part of the word it leads.
 #include <array>
+#include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace attention {
@@ -24,6 +26,7 @@ struct WordPieces {
   std::vector<std::array<int, 2>> merges;  // merge r makes token 256 + r from two earlier tokens
   std::vector<std::string> bytes;          // each token's bytes, by id: 256 + merges.size() of them
   std::vector<std::string> names;          // each token as the vocabulary and the trace write it (piece_name)
+  std::unordered_map<std::uint64_t, int> rank;  // (a << 32 | b) -> r, the merge that joins a and b: built once, read by every encoding
 };
 
 // The pieces from the merges alone (each merge's ids below its own): what a file's merges rebuild.
