@@ -19,8 +19,9 @@ export async function editSentence({ edits, tokens, marks = false, characters = 
     const t0 = performance.now();
     const traced = new Promise((r) => el.addEventListener('trace', r, { once: true }));  // large traces come from a worker
     // words for the random model; for the trained model (characters = true) `tokens` characters
+    // that no merge of its word pieces joins (capitals and marks), so `tokens` tokens
     input.value = characters
-      ? Array.from({ length: tokens }, (_, i) => 'the cat sat on a mat '[(i * 7 + k) % 21]).join('')
+      ? Array.from({ length: tokens }, (_, i) => 'QZXJVK.;:!?'[(i * 7 + k) % 11]).join('')
       : Array.from({ length: tokens }, (_, i) => `w${(i * 7 + k) % 50}`).join(' ');
     input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
     await traced;

@@ -277,7 +277,7 @@ function modelLines(m) {
   const run = (x, digits = 1) => `${f(x.median, digits)} (${f(x.min, digits)}–${f(x.max, digits)})`;
   const h = m.heads, s = m.steps_per_second;
   return ['## The trained model', '',
-    `The shipped weights (\`models/tiny-lm.bin\`), read through the core: each head's scores on the probe, ${PROBE}, the best head of each pattern beside the same model before training; the held-out loss against the unigram baseline (the characters' frequencies alone), in nats per character, from the model's card. Model mode's input to frame at ${m.tokens} characters, ${m.edits} edits per run, measured as the page's typing above. Training: a step of /learn/'s language-model task (batch 16, windows of 128 characters) natively (\`attention-train-model\`) and in a fresh Chromium page (after ${m.training.warm_up} steps of warm-up), ${m.training.steps} steps ${m.training.spans} times a side, in turns, each side's fastest kept; and the seconds /learn/'s task, with its defaults, takes in the tab until the best induction score reaches 0.3. ${m.p95_ms.runs.length} runs, median (least–most).`, '',
+    `The shipped weights (\`models/tiny-lm.bin\`), read through the core: each head's scores on the probe, ${PROBE}, the best head of each pattern beside the same model before training; the held-out loss against the unigram baseline (the tokens' frequencies alone), in nats per character, from the model's card. Model mode's input to frame at ${m.tokens} tokens, ${m.edits} edits per run, measured as the page's typing above. Training: a step of /learn/'s language-model task (batch 16, windows of 128 tokens) natively (\`attention-train-model\`) and in a fresh Chromium page (after ${m.training.warm_up} steps of warm-up), ${m.training.steps} steps ${m.training.spans} times a side, in turns, each side's fastest kept; and the seconds /learn/'s task, with its defaults, takes in the tab until the best induction score reaches 0.3. ${m.p95_ms.runs.length} runs, median (least–most).`, '',
     '| figure | measured |', '|---|---:|',
     `| best previous-token head on the probe | ${f(h.previous_token)} (untrained ${f(h.untrained.previous_token)}) |`,
     `| best induction head on the probe | ${f(h.induction)} (untrained ${f(h.untrained.induction)}) |`,
@@ -289,7 +289,7 @@ function modelLines(m) {
     ...(m.induction_0_3_seconds ? [`| seconds until an induction score of 0.3 in the tab | ${run(m.induction_0_3_seconds, 0)} (steps ${m.induction_0_3_step.join(', ')}) |`] : []),
     ''];
 }
-const PROBE = '50 random characters repeated twice';
+const PROBE = '50 random word pieces repeated twice';
 
 /** The trained model's targets: met only when the worst run meets them. */
 export function modelTargets(m) {

@@ -548,7 +548,7 @@ async function model() {
       const spans = { native: [], 'wasm-chromium': [] };
       for (let span = 0; span < LM_SPANS; span++) {
         const card = JSON.parse(execFileSync(new URL('build/native/attention-train-model', root).pathname,
-          ['/usr/share/games/fortunes', 'bench', '/tmp/attention-bench-lm.bin', String(LM_STEPS), JSON.stringify(LM_SETTINGS)],
+          ['/usr/share/games/fortunes', 'bench', '/tmp/attention-bench-lm.bin', '/tmp/attention-bench-merges.cpp', String(LM_STEPS), JSON.stringify(LM_SETTINGS)],
           { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
         spans.native.push(LM_STEPS / card.training.seconds);
         spans['wasm-chromium'].push(await tab.evaluate((steps) => {

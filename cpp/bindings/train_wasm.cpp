@@ -48,9 +48,13 @@ std::string train_tasks() {
 // The language model's task: the trained model's architecture learning from the fortunes the
 // page hands over (the training and the held-out text), a few steps per call.
 std::optional<attention::LmTrainer> language;
+// Characters per token of the held-out windows and of the training text: the losses shown are
+// per character, which compares with the shipped model's card whatever the tokens.
+double held_out_characters_per_token = 1, train_characters_per_token = 1;
 
-// The settings (lm_training_settings()'s keys) and the two texts -> {settings} or the error
-// naming the setting.
+// The settings (lm_training_settings()'s keys) and the two texts -> {settings, unigram_loss (the
+// held-out loss of token frequencies alone, nats per character)} or the error naming the setting.
+// The texts are read as the playground's model reads them, in its word pieces.
 std::string lm_start(const std::string& settings, const std::string& train, const std::string& held_out) {
   language.reset();
   const auto parsed = attention::json_read::parse_request(settings, "the settings must be a JSON object");
@@ -60,26 +64,33 @@ std::string lm_start(const std::string& settings, const std::string& train, cons
   const auto read = attention::parse_lm_training(j);
   if (!read) return text(error_of(read.error()));
   const attention::LmTrainingSettings& s = read.value();
-  const auto train_ids = attention::encode_text(train), held_out_ids = attention::encode_text(held_out);
+  const attention::WordPieces& pieces = attention::tiny_lm_pieces();
+  const auto train_ids = attention::encode_pieces(pieces, train), held_out_ids = attention::encode_pieces(pieces, held_out);
   const std::size_t window = static_cast<std::size_t>(s.shape.context + 1);
   if (train_ids.size() <= window || held_out_ids.size() < window) {
-    return text(error_json("corpus", "corpus: the texts must hold more than " + std::to_string(window) + " characters"));
+    return text(error_json("corpus", "corpus: the texts must hold more than " + std::to_string(window) + " tokens"));
   }
-  language.emplace(s, train_ids, held_out_ids);
+  held_out_characters_per_token = attention::characters_per_token(pieces, held_out_ids, s.shape.context, s.eval_windows);
+  train_characters_per_token = static_cast<double>(attention::characters(train)) / static_cast<double>(train_ids.size());
+  const double unigram = attention::unigram_loss(train_ids, held_out_ids, s.shape.vocabulary) * static_cast<double>(held_out_ids.size()) /
+                         static_cast<double>(attention::characters(held_out));
+  language.emplace(s, train_ids, held_out_ids, attention::printable_pieces(pieces));
   return text(json{{"settings", {{"seed", s.seed}, {"learning_rate", s.learning_rate}, {"batch_size", s.batch_size},
                                  {"repeat_share", s.repeat_share}, {"text_repeats", s.text_repeats},
-                                 {"short_steps", s.short_steps}, {"eval_windows", s.eval_windows}}}});
+                                 {"short_steps", s.short_steps}, {"eval_windows", s.eval_windows}}},
+                   {"unigram_loss", unigram}});
 }
 
-// `count` steps -> {step, loss (the mean of their batches), eval_loss, in_context (in_context_score
-// on the held-out text), previous_token and
-// induction: layers x heads on the probe of random characters repeated twice}.
+// `count` steps -> {step, loss (the mean of their batches, per character of the training text on
+// average), eval_loss (nats per character of the held-out windows), in_context
+// (in_context_score on the held-out text), previous_token and induction: layers x heads on the
+// probe of random word pieces repeated twice}.
 std::string lm_step(int count) {
   if (!language) return text(error_json("", "train: start a run first"));
   if (count < 1 || count > attention::limits::max_train_steps_per_call) return text(error_json("count", "count: must be from 1 to 1000"));
   double loss = 0;
   for (int i = 0; i < count; ++i) loss += language->step();
-  const attention::LanguageModel model{language->settings().shape, attention::character_vocabulary(), language->weights(), {}};
+  const attention::LanguageModel model{language->settings().shape, attention::tiny_lm_pieces(), language->weights(), {}};
   json previous = json::array(), induction = json::array();
   for (const auto& layer : attention::probe_head_scores(model)) {
     json p = json::array(), in = json::array();
@@ -90,7 +101,8 @@ std::string lm_step(int count) {
     previous.push_back(p);
     induction.push_back(in);
   }
-  return text(json{{"step", language->steps()}, {"loss", loss / count}, {"eval_loss", language->held_out_loss()},
+  return text(json{{"step", language->steps()}, {"loss", loss / count / train_characters_per_token},
+                   {"eval_loss", language->held_out_loss() / held_out_characters_per_token},
                    {"in_context", language->in_context()}, {"previous_token", previous}, {"induction", induction}});
 }
 
@@ -101,7 +113,7 @@ emscripten::val lm_model_bytes() {
   if (!language) return emscripten::val::null();
   // The page completes the card with what it knows of the run (the corpus, the seconds).
   const attention::LmShape& shape = language->settings().shape;
-  bytes = attention::write_model({shape, attention::character_vocabulary(), language->weights(),
+  bytes = attention::write_model({shape, attention::tiny_lm_pieces(), language->weights(),
                                   json{{"architecture", attention::architecture(shape)}, {"training", {{"steps", language->steps()}}}}});
   return emscripten::val(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<const unsigned char*>(bytes.data())));
 }

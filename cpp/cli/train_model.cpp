@@ -1,6 +1,7 @@
 // attention-train-model: trains the playground's language model on the fortunes of a Debian
-// package and writes its weights file, with the model card in the file's header.
-//   attention-train-model CORPUS_DIR VERSION OUT [STEPS [SETTINGS]]
+// package and writes its weights file, with the model card in the file's header, and the word
+// pieces' merges as the core's source (MERGES_CPP), learned from the same training text.
+//   attention-train-model CORPUS_DIR VERSION OUT MERGES_CPP [STEPS [SETTINGS]]
 // SETTINGS: a JSON object of lm_training_settings()'s keys (the defaults are the shipped recipe).
 // CORPUS_DIR holds the fortune files (one fortune after another, separated by lines "%");
 // every tenth fortune is held out, never trained on. Writes OUT and, beside it, the texts as the
@@ -53,12 +54,12 @@ std::string json_number(double x) {
 
 int main(int argc, char** argv) {
   using namespace attention;
-  if (argc < 4) {
-    std::cerr << "usage: attention-train-model CORPUS_DIR VERSION OUT [STEPS [SETTINGS_JSON]]\n";
+  if (argc < 5) {
+    std::cerr << "usage: attention-train-model CORPUS_DIR VERSION OUT MERGES_CPP [STEPS [SETTINGS_JSON]]\n";
     return 2;
   }
-  const std::string dir = argv[1], version = argv[2], out = argv[3];
-  const long steps = argc > 4 ? std::stol(argv[4]) : 8000;
+  const std::string dir = argv[1], version = argv[2], out = argv[3], merges_cpp = argv[4];
+  const long steps = argc > 5 ? std::stol(argv[5]) : 5000;
 
   std::string train_text, held_out_text;
   long fortunes = 0;
@@ -83,30 +84,37 @@ int main(int argc, char** argv) {
     }
     flush();
   }
-  const std::vector<int> train = encode_text(train_text), held_out = encode_text(held_out_text);
-
-  const auto read = parse_lm_training(nlohmann::json::parse(argc > 5 ? argv[5] : "{}", nullptr, false));
+  const auto read = parse_lm_training(nlohmann::json::parse(argc > 6 ? argv[6] : "{}", nullptr, false));
   if (!read) {
     std::cerr << "attention-train-model: " << read.error().message << "\n";
     return 2;
   }
   const LmTrainingSettings settings = read.value();
-  LmTrainer trainer(settings, train, held_out);
-  const double unigram = unigram_loss(train, held_out, settings.shape.vocabulary);
+  const WordPieces pieces = learn_word_pieces(train_text, settings.shape.vocabulary);
+  if (static_cast<long>(pieces.names.size()) != settings.shape.vocabulary) {
+    std::cerr << "attention-train-model: the corpus gives only " << pieces.names.size() << " word pieces\n";
+    return 2;
+  }
+  const std::vector<int> train = encode_pieces(pieces, train_text), held_out = encode_pieces(pieces, held_out_text);
+  LmTrainer trainer(settings, train, held_out, printable_pieces(pieces));
+  // Losses per character, which compare across tokenizers (the held-out text's characters are its UTF-8 lead bytes).
+  const double unigram = unigram_loss(train, held_out, settings.shape.vocabulary) * static_cast<double>(held_out.size()) /
+                         static_cast<double>(characters(held_out_text));
+  const double per_character = characters_per_token(pieces, held_out, settings.shape.context, settings.eval_windows);
   const auto start = std::chrono::steady_clock::now();
   double recent = 0;
   for (long s = 1; s <= steps; ++s) {
     recent += trainer.step();
     if (s % 250 == 0) {
       double previous = 0, induction = 0;
-      for (const auto& layer : probe_head_scores(LanguageModel{settings.shape, character_vocabulary(), trainer.weights(), {}})) {
+      for (const auto& layer : probe_head_scores(LanguageModel{settings.shape, pieces, trainer.weights(), {}})) {
         for (const HeadScores& h : layer) {
           previous = std::max(previous, h.previous_token);
           induction = std::max(induction, h.induction);
         }
       }
       std::cerr << "step " << s << ": training loss " << json_number(recent / 250) << ", held-out "
-                << json_number(trainer.held_out_loss()) << " nats per token, in context " << json_number(trainer.in_context())
+                << json_number(trainer.held_out_loss() / per_character) << " nats per character, in context " << json_number(trainer.in_context())
                 << "; best previous-token head "
                 << json_number(previous) << ", best induction head " << json_number(induction) << "\n";
       recent = 0;
@@ -114,12 +122,12 @@ int main(int argc, char** argv) {
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  LanguageModel model{settings.shape, character_vocabulary(), trainer.weights(), {}};
+  LanguageModel model{settings.shape, pieces, trainer.weights(), {}};
   model = read_model(write_model(model)).value();  // the card's figures are those of the float16 weights shipped
   const double loss = text_loss(model.shape, model.weights, held_out, settings.eval_windows);
   // The baseline beside the trained heads: the best scores of the same model at step 0.
   nlohmann::json untrained = {{"previous_token", 0.0}, {"induction", 0.0}};
-  for (const auto& layer : probe_head_scores(LanguageModel{settings.shape, character_vocabulary(), init_weights(settings.shape, settings.seed), {}})) {
+  for (const auto& layer : probe_head_scores(LanguageModel{settings.shape, pieces, init_weights(settings.shape, settings.seed), {}})) {
     for (const HeadScores& h : layer) {
       untrained["previous_token"] = std::max(untrained["previous_token"].get<double>(), h.previous_token);
       untrained["induction"] = std::max(untrained["induction"].get<double>(), h.induction);
@@ -136,17 +144,31 @@ int main(int argc, char** argv) {
   }
   model.card = {{"architecture", architecture(settings.shape)},
                 {"corpus", {{"package", "fortunes"}, {"version", version}, {"files", kFiles}, {"fortunes", fortunes},
-                            {"train_characters", train.size()}, {"held_out_characters", held_out.size()}}},
+                            {"train_characters", train_text.size()}, {"held_out_characters", held_out_text.size()},
+                            {"train_tokens", train.size()}, {"held_out_tokens", held_out.size()}}},
                 {"training", {{"seed", settings.seed}, {"steps", steps}, {"batch", settings.batch_size},
                               {"learning_rate", settings.learning_rate}, {"repeat_share", settings.repeat_share},
                               {"text_repeats", settings.text_repeats}, {"short_steps", settings.short_steps}, {"short_context", settings.short_context}, {"seconds", seconds}}},
-                {"held_out_loss", loss},
+                {"held_out_loss", loss / per_character},
+                {"held_out_loss_per_token", loss},
                 {"in_context", in_context_score(model.shape, model.weights, held_out, settings.eval_windows)},
                 {"unigram_loss", unigram},
-                {"probe", "50 random printable characters repeated twice, drawn after np.random.seed(0)"},
+                {"probe", "50 random printable word pieces repeated twice, drawn after np.random.seed(0)"},
                 {"untrained", untrained},
                 {"head_scores", heads}};
   std::ofstream(out, std::ios::binary) << write_model(model);
+  std::ofstream merges(merges_cpp, std::ios::binary);
+  merges << "// The word pieces' merges of the playground's language model, learned from its training text:\n"
+            "// written by `npm run train-model` (cpp/cli/train_model.cpp) with models/tiny-lm.bin, whose\n"
+            "// header holds the same list. Do not edit.\n"
+            "#include \"attention/model/language_model.hpp\"\n\n"
+            "namespace attention {\n\n"
+            "const std::vector<std::array<int, 2>>& tiny_lm_merges() {\n"
+            "  static const std::vector<std::array<int, 2>> merges = {";
+  for (std::size_t r = 0; r < pieces.merges.size(); ++r) {
+    merges << (r % 8 == 0 ? "\n     " : "") << " {" << pieces.merges[r][0] << ", " << pieces.merges[r][1] << "},";
+  }
+  merges << "\n  };\n  return merges;\n}\n\n}  // namespace attention\n";
   // The texts as the model read them, for the page's live language-model task (/learn/).
   const std::string stem = out.substr(0, out.rfind('.'));
   std::ofstream(stem + "-train.txt", std::ios::binary) << train_text;

@@ -15,7 +15,7 @@ const TEXTS = /tiny-lm-(train|held-out)/;
 // best previous-token score to rise (the induction heads take thousands: their own journey).
 const STEPS = 150;
 // The steps in which the defaults' induction head passes 0.3 (near 2,750; about a minute here).
-const FORMING = 3000;
+const FORMING = 2500;
 
 let env;
 before(async () => { env = await start(); });
@@ -71,7 +71,9 @@ test('a learner picks the language model, plays, watches it learn, and opens it 
   // (the induction heads come after the short windows, past step 2,000: the bench times them).
   assert.ok(h.eval_loss.at(-1) < h.eval_loss[0] - 0.8, `held-out loss ${h.eval_loss[0]} -> ${h.eval_loss.at(-1)}`);
   const unigram = await page.locator(trainer).evaluate((el) => el.lmStarted.unigram);
-  assert.ok(unigram > 3 && unigram < 3.4 && h.eval_loss.at(-1) < unigram, `unigram ${unigram}, held-out ${h.eval_loss.at(-1)}`);
+  // the core's token-frequency loss, per character, as the shipped model's card has it
+  const shippedCard = JSON.parse(readFileSync(new URL('../../models/tiny-lm.bin', import.meta.url)).toString('utf8').split('\n')[0]).card;
+  assert.ok(Math.abs(unigram - shippedCard.unigram_loss) < 1e-12 && h.eval_loss.at(-1) < unigram, `unigram ${unigram}, held-out ${h.eval_loss.at(-1)}`);
   assert.ok(best(h.previous_token, -1) > best(h.previous_token, 0), `best previous-token ${best(h.previous_token, 0)} -> ${best(h.previous_token, -1)}`);
   // The loss chart zooms to the fall that matters: its top is below the first steps' loss, said at the top.
   const lossTicks = await page.locator(`${trainer} svg[data-chart="loss"] text[text-anchor="end"]`).allTextContents();
@@ -160,10 +162,10 @@ test('the induction head forms in the tab: its score passes 0.3 after the short 
   // right after itself becomes much cheaper than read after another, charted on the same axis
   // with the same mark.
   const before = h.in_context[h.step.findLastIndex((s) => s <= 2000)], after = h.in_context.at(-1);
-  // (natively, on 32 spans: about 0 up to step 2,000, 0.31 at 2,250, 0.43 at 3,000)
-  assert.ok(Math.abs(before) < 0.15 && after > 0.2 && after - before > 0.2, `in-context score ${before} at step 2000 -> ${after}`);
+  // (in Node, on 16 spans: 0.28 at step 2,000, 1.68 at 2,250, 1.85 at 2,500)
+  assert.ok(before < 0.5 && after > 1 && after - before > 0.8, `in-context score ${before} at step 2000 -> ${after}`);
   assert.equal(await page.locator(`${trainer} svg[data-chart="in_context"] line.formed`).count(), 1);
-  assert.match(await page.locator(`${trainer} svg[data-chart="in_context"]`).getAttribute('aria-label'), /costs \S+ nats per character less read right after itself than after another span/);
+  assert.match(await page.locator(`${trainer} svg[data-chart="in_context"]`).getAttribute('aria-label'), /costs \S+ nats per token less read right after itself than after another span/);
   assert.doesNotMatch(await page.locator(`${trainer} .explain`).innerText(), /loss drops again/);
   await done(page);
 });

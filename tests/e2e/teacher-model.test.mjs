@@ -33,7 +33,7 @@ const hashAfter = (page, pattern) => page.waitForFunction((p) => new RegExp(p).t
 
 test('the element snippet a teacher pastes opens on the layer, head and token of the page', async () => {
   const page = await env.page();
-  await page.goto(`${env.base}#model=tiny-lm&sentence=${encodeURIComponent(SENTENCE)}&focus=43&head=2&layer=2`);
+  await page.goto(`${env.base}#model=tiny-lm&sentence=${encodeURIComponent(SENTENCE)}&focus=17&head=2&layer=2`);
   await modelShown(page);
   const intro = await page.locator('.model-about').innerText();
   await page.click('button[data-action="embed"]');
@@ -42,18 +42,18 @@ test('the element snippet a teacher pastes opens on the layer, head and token of
   assert.equal(await page.locator('.model-about').innerText(), intro);
   const text = await page.locator('textarea.share').inputValue();
   const element = text.slice(text.indexOf('<script'));
-  for (const attr of ['layer="2"', 'head="2"', 'focus-token="43"']) assert.ok(element.includes(attr), `the element snippet has ${attr}: ${element}`);
-  assert.match(text.match(/<iframe[^>]*>/)[0], /focus=43&amp;head=2&amp;layer=2|focus=43&head=2&layer=2/);
+  for (const attr of ['layer="2"', 'head="2"', 'focus-token="17"']) assert.ok(element.includes(attr), `the element snippet has ${attr}: ${element}`);
+  assert.match(text.match(/<iframe[^>]*>/)[0], /focus=17&amp;head=2&amp;layer=2|focus=17&head=2&layer=2/);
 
   const other = await env.page();
   await other.route('**/pasted.html', (route) => route.fulfill({ contentType: 'text/html', body: post(element.replace(/src="[^"]*"/, 'src="/attention-playground.js"')) }));
   await other.goto(`${env.base}pasted.html`);
   const view = await viewOf(other);
-  assert.deepEqual([view.layer, view.head, view.focus], [2, 2, 43]);
+  assert.deepEqual([view.layer, view.head, view.focus], [2, 2, 17]);
   await other.locator('#model-intro').evaluate((el) => el.scrollIntoView({ block: 'end' }));  // (a part of the page draws when in sight)
   await other.locator('.layers .hint', { hasText: 'Layer 2 of 2, head 2 followed' }).waitFor();
   // "What comes next" is for the token followed, not the last one
-  assert.match(await nextText(other), /position 43/);
+  assert.match(await nextText(other), /position 17/);
   await done(other);
   await done(page);
 });
@@ -89,27 +89,27 @@ test('the address bar follows every pick of token, head and layer, and a reload 
   const page = await env.page();
   await page.goto(`${env.base}#model=tiny-lm&sentence=${encodeURIComponent(SENTENCE)}`);
   await modelShown(page);
-  await page.locator('.tokens.model button.token[data-index="30"]').click();
-  await hashAfter(page, /focus=30/);
+  await page.locator('.tokens.model button.token[data-index="15"]').click();
+  await hashAfter(page, /focus=15/);
   await page.locator('ap-heads-overview').evaluate((el) => el.shadowRoot.querySelectorAll('button.thumb')[6].click());  // layer 2, head 2
   await hashAfter(page, /head=2&layer=2|layer=2.*head=2/);
   await page.reload();
   const view = await viewOf(page);
-  assert.deepEqual([view.layer, view.head, view.focus], [2, 2, 30]);
+  assert.deepEqual([view.layer, view.head, view.focus], [2, 2, 15]);
   await done(page);
 });
 
 test('a token followed past a shortened text follows its last, and Repeat does not bring the old one back', async () => {
   const page = await env.page();
-  await page.goto(`${env.base}#model=tiny-lm&sentence=${encodeURIComponent(SENTENCE)}&focus=35`);
+  await page.goto(`${env.base}#model=tiny-lm&sentence=${encodeURIComponent(SENTENCE)}&focus=19`);
   await modelShown(page);
   await page.fill('#c-sentence', 'a short one');
-  await page.waitForFunction(() => document.querySelector('attention-playground').model?.tokens.length === 11);
-  assert.equal((await viewOf(page)).focus, 10);
+  await page.waitForFunction(() => document.querySelector('attention-playground').model?.tokens.length === 7);  // a, ␣s, h, or, t, ␣on, e
+  assert.equal((await viewOf(page)).focus, 6);
   await page.click('button[data-action="repeat"]');
-  await page.waitForFunction(() => document.querySelector('attention-playground').model?.tokens.length === 23);
-  assert.ok((await viewOf(page)).focus < 23);
-  await hashAfter(page, /focus=(?!35)\d+/);
+  await page.waitForFunction(() => document.querySelector('attention-playground').model?.tokens.length === 14);
+  assert.ok((await viewOf(page)).focus < 14);
+  await hashAfter(page, /focus=(?!19)\d+/);
   await done(page);
 });
 

@@ -1,6 +1,6 @@
 // The trained model as a learner, a reader of a link and a blogger meet it: the preset, Repeat my
 // sentence and the head that copies most (found by its scores, never by its number: the weights
-// are retrained), the heads overview, the next character's guesses, links and their refusals,
+// are retrained), the word pieces as chips, the heads overview, the next token's guesses, links and their refusals,
 // the weights fetched only in model mode (and a failed fetch), the note on random weights, the
 // layers' numbers and derivations, Share and Embed, and the element in an article's column.
 import { test, before, after } from 'node:test';
@@ -9,6 +9,7 @@ import { statSync } from 'node:fs';
 import { load } from '../../dist/attention.js';
 import { start, cells, drawn, steady, ready, done } from './harness.mjs';
 import { lastBits } from '../tolerance.mjs';
+import { secondCopy, copier } from './second-copy.mjs';
 
 const core = await load();
 const card = await core.loadModel();
@@ -17,7 +18,7 @@ assert.equal(card.error, undefined, 'the weights load in Node');
 const NAMES = 'previous-token|duplicate-token|induction|first-token|current-token';
 const LABEL = new RegExp(`^(${NAMES}|mixed)$`);
 // a head's number on the probe, named (a mixed head's names its pattern), and on this text
-const PROBE = new RegExp(`^(?:highest: (${NAMES}) )?(\\d[\\d.e−-]*) on random characters$`), OWN = /^(\d[\d.e−-]*) here$/;
+const PROBE = new RegExp(`^(?:highest: (${NAMES}) )?(\\d[\\d.e−-]*) on random tokens$`), OWN = /^(\d[\d.e−-]*) here$/;
 const article = (attrs) => `<!doctype html><html lang="en"><head><title>a post</title><link rel="icon" href="data:,">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <script type="module" src="/attention-playground.js"></script></head>
@@ -54,6 +55,9 @@ async function onScreen(locator) {
   }
   throw new Error('could not bring it on screen');
 }
+/** The word pieces the core reads `sentence` as. */
+const tokensOf = (sentence) => core.trace({ model: 'tiny-lm', sentence }).tokens;
+const argmax = (xs) => xs.indexOf(Math.max(...xs));
 /** Requests the server saw for the weights file since `from`. */
 const weightsRequests = (from) => env.server.requests.slice(from).filter((p) => /tiny-lm[^/]*\.bin$/.test(p));
 
@@ -67,26 +71,28 @@ test('a learner opens "A trained model", types a sentence, repeats it, and follo
   assert.match(await page.locator('.note').first().innerText(), /trained on Debian’s fortunes/);
   // the plain word on what such a model can and cannot do
   assert.match(await page.locator('.model-about').innerText(), /does not resolve what “it” refers to/);
-  // it opens on the head that copies most (read from the scores: the weights get retrained)
+  // it opens on the head that copies most on the preset's text, of those the probe names induction
+  // heads (found from the numbers, never by its number: the weights get retrained)
   const opened = await modelOf(page);
-  const best = opened.probe_head_scores.flatMap((heads, l) => heads.map((s, h) => ({ layer: l + 1, head: h, score: s.induction })))
-    .reduce((a, b) => (b.score > a.score ? b : a));
+  const best = copier(opened, tokensOf('The cat sat on the mat.').length);
   assert.deepEqual(await page.locator(host).evaluate((el) => ({ layer: el.layer, head: el.focusHead })), { layer: best.layer, head: best.head });
 
   const sentence = 'Quick brown fox jumps.';
   await page.fill('#c-sentence', sentence);
-  await modelShown(page, sentence.length);
+  await modelShown(page, tokensOf(sentence).length);
+  // the chips are the word pieces the model reads, a leading space marked
+  assert.deepEqual(await page.locator('.tokens.model button.token').allInnerTexts(), tokensOf(sentence).map((t) => t.replace(/^ /, '␣')));
   await page.click('button[data-action="repeat"]');
-  const n = 2 * sentence.length + 1;
+  const n = tokensOf(`${sentence} ${sentence}`).length;
   await modelShown(page, n);
   assert.equal(await page.locator('#c-sentence').inputValue(), `${sentence} ${sentence}`);
   const trace = await modelOf(page);
   assert.deepEqual(trace, core.trace({ model: 'tiny-lm', sentence: `${sentence} ${sentence}` }), 'the page shows the core\'s numbers');
 
-  // the head that copies most, by the probe's induction score, its label and score shown
+  // the head that copies most on this text, an induction head on the probe, its label and score shown
   const overview = page.locator('ap-heads-overview');
   await drawn(overview);
-  const layer = best.layer, head = best.head;
+  const { layer, head } = copier(trace, tokensOf(sentence).length);
   const thumb = overview.locator(`button.thumb[data-layer="${layer}"][data-head="${head}"]`);
   const [label] = LABEL.exec(await thumb.locator('.label').innerText()).slice(1);
   const [, score] = PROBE.exec(await thumb.locator('.probe').innerText()).slice(1);
@@ -108,8 +114,9 @@ test('a learner opens "A trained model", types a sentence, repeats it, and follo
   await onScreen(page.locator('#step-flow'));
   await drawn(flow);
   assert.equal(await flow.locator(`button.head[data-head="${head}"]`).getAttribute('aria-pressed'), 'true');
-  for (const k of [0, 6, 12]) {
-    const i = sentence.length + 1 + k;  // the same character in the second copy
+  const { L, rows: copy } = secondCopy(trace.tokens, tokensOf(sentence).length);
+  assert.ok(copy.length >= n - L - 2, `${copy.length} rows of ${n - L}`);
+  for (const i of [copy[0], copy[6], copy[12]]) {
     await flow.locator(`button.chip.pick[data-index="${i}"]`).click();
     await page.waitForFunction((i) => document.querySelector('attention-playground').shadowRoot.querySelector('ap-flow').token === i, i);
     await drawn(flow);
@@ -118,17 +125,18 @@ test('a learner opens "A trained model", types a sentence, repeats it, and follo
     const expected = trace.layers[layer - 1].weights[head][i];
     for (const [j, w] of Object.entries(row)) assert.equal(w, expected[j], 'the flow shows the trace\'s weights');
   }
-  // what the learner came to see: over the second copy the head looks at the character after
-  // the earlier twin, and the model predicts the copy far better than it read the first time
-  const L = sentence.length, weights = trace.layers[layer - 1].weights[head];
-  const argmax = (xs) => xs.indexOf(Math.max(...xs));
-  const copy = Array.from({ length: L - 1 }, (_, k) => L + 1 + k);
-  const onTwin = copy.filter((i) => argmax(weights[i]) === i - L).length;
-  const meanOnTwin = copy.reduce((sum, i) => sum + weights[i][i - L], 0) / copy.length;
-  assert.ok(onTwin >= 0.6 * copy.length && meanOnTwin >= 0.3, `the induction head's heaviest key is the twin's successor at ${onTwin} of ${copy.length} positions (mean weight ${meanOnTwin.toFixed(2)})`);
-  const guessed = (from, to) => Array.from({ length: to - from }, (_, d) => from + d).filter((i) => trace.vocab[argmax(trace.log_probs[i])] === `${sentence} ${sentence}`[i + 1]).length;
-  const second = guessed(L + 1, 2 * L), first = guessed(0, L - 1);
-  assert.ok(second >= 0.6 * (L - 1) && second > first, `the copy's next characters guessed ${second} of ${L - 1} times (the first time ${first})`);
+  // what the learner came to see: over the second copy the head looks at the token after the
+  // earlier twin, and the model predicts the copy far better than it read the first time
+  const weights = trace.layers[layer - 1].weights[head];
+  const onTwin = copy.filter((i) => argmax(weights[i]) === i - L + 1).length;
+  const meanOnTwin = copy.reduce((sum, i) => sum + weights[i][i - L + 1], 0) / copy.length;
+  assert.ok(onTwin >= 0.75 * copy.length && meanOnTwin >= 0.5, `the induction head's heaviest key is the twin's successor at ${onTwin} of ${copy.length} rows (mean weight ${meanOnTwin.toFixed(2)})`);
+  const right = (rows) => rows.filter((i) => i + 1 < n && argmax(trace.log_probs[i]) === trace.vocab.indexOf(trace.tokens[i + 1])).length;
+  const second = right(copy), first = right(copy.map((i) => i - L));
+  assert.ok(second >= 0.6 * (copy.length - 1) && second > first, `the copy's next tokens guessed ${second} of ${copy.length - 1} times (the first time ${first})`);
+  // the caption says so, of this head, with the count of these rows
+  assert.match(await page.locator('#repeat-why').innerText(),
+    new RegExp(`^On this text, head ${head} of layer ${layer} \\(induction ${probe.induction.toFixed(2)} on random tokens\\) puts its largest weight on the token after the earlier twin in ${onTwin} of ${copy.length} rows of the second copy`));
   await done(page);
 });
 
@@ -171,20 +179,21 @@ test('the heads overview shows every layer and head, each with its label and sco
   await done(page);
 });
 
-// The page's guesses are the core's: the same characters, the same probabilities but for the last
+// The page's guesses are the core's: the same tokens, the same probabilities but for the last
 // bit of exp() (Chromium's V8 and this Node's may round it differently).
 function sameGuesses(shown, expected) {
   assert.deepEqual(shown.map((g) => g.token), expected.map((g) => g.token));
   shown.forEach((g, i) => assert.ok(Math.abs(g.p - expected[i].p) <= lastBits * expected[i].p, `${g.p} against ${expected[i].p}`));
 }
 
-test('the next character: five guesses, sorted, their probabilities the core\'s, on hover too', async () => {
+test('the next token: five guesses, sorted, their probabilities the core\'s, on hover too', async () => {
   const page = await env.page({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${env.base}#model=tiny-lm`);
   await modelShown(page);
   const text = 'The cat sat on the m';
   await page.fill('#c-sentence', text);
-  await modelShown(page, text.length);
+  assert.deepEqual(tokensOf(text), ['The', ' c', 'at', ' s', 'at', ' on', ' the', ' m']);
+  await modelShown(page, 8);
   const next = page.locator('ap-next-token');
   const read = () => next.evaluate((el) => [...el.shadowRoot.querySelectorAll('li')].map((li) => ({ token: li.dataset.token, p: Number(li.dataset.value) })));
   let guesses = await read();
@@ -193,34 +202,36 @@ test('the next character: five guesses, sorted, their probabilities the core\'s,
   assert.deepEqual(ps, [...ps].sort((a, b) => b - a), 'likeliest first');
   assert.ok(ps.every((p) => p > 0 && p <= 1) && ps.reduce((a, b) => a + b) <= 1 + 1e-12, String(ps));
   const trace = core.trace({ model: 'tiny-lm', sentence: text });
-  const expected = trace.log_probs[text.length - 1].map((lp, id) => ({ token: trace.vocab[id], p: Math.exp(lp) }))
+  const expected = trace.log_probs[7].map((lp, id) => ({ token: trace.vocab[id], p: Math.exp(lp) }))
     .sort((a, b) => b.p - a.p).slice(0, 5);
   sameGuesses(guesses, expected);
-  assert.match(await textOf(next), /After m \(position 19, the last\)/);
-  // hovering a token shows what comes after it; the text goes on with the character outlined when guessed
-  await page.locator('.tokens.model button.token[data-index="4"]').hover();
-  await page.waitForFunction(() => document.querySelector('attention-playground').predictAt === 4);
-  assert.equal(await page.locator('.tokens.model button.token[data-index="4"]').getAttribute('title'), 'position 4: “c”');
+  assert.match(await textOf(next), /After ␣m \(position 7, the last\)/);
+  // hovering a token shows what comes after it; the text goes on with the token outlined when guessed
+  await page.locator('.tokens.model button.token[data-index="1"]').hover();
+  await page.waitForFunction(() => document.querySelector('attention-playground').predictAt === 1);
+  assert.equal(await page.locator('.tokens.model button.token[data-index="1"]').getAttribute('title'), 'position 1: “c” after a space');
   guesses = await read();
-  const after4 = trace.log_probs[4].map((lp, id) => ({ token: trace.vocab[id], p: Math.exp(lp) })).sort((a, b) => b.p - a.p).slice(0, 5);
-  sameGuesses(guesses, after4);
-  assert.match(await textOf(next), /After c \(position 4\)/);
-  assert.match(await textOf(next), /The text goes on with a/);
-  // the space and the unknown character are shown as marks
+  const after1 = trace.log_probs[1].map((lp, id) => ({ token: trace.vocab[id], p: Math.exp(lp) })).sort((a, b) => b.p - a.p).slice(0, 5);
+  sameGuesses(guesses, after1);
+  assert.match(await textOf(next), /After ␣c \(position 1\)/);
+  assert.match(await textOf(next), /The text goes on with at/);
+  // a leading space and a newline are marks, a character no merge joins is its bytes, set apart
   // (a newline comes by a link: the sentence box is one line)
   await page.goto(`${env.base}#model=tiny-lm&sentence=a%20%C3%A9%0Ab`);
-  await modelShown(page, 5);
-  assert.deepEqual(await page.locator('.tokens.model button.token').allInnerTexts(), ['a', '␣', '<unk>', '↵', 'b']);
-  assert.equal(await page.locator('.tokens.model button.token.unk').count(), 1);
+  await modelShown(page, 6);
+  assert.deepEqual(await page.locator('.tokens.model button.token').allInnerTexts(), ['a', '␣', '<0xC3>', '<0xA9>', '↵', 'b']);
+  assert.equal(await page.locator('.tokens.model button.token.byte').count(), 2);
+  assert.equal(await page.locator('.tokens.model button.token[data-index="2"]').getAttribute('aria-label'), 'position 2: the byte 0xC3 (part of a character)');
   await done(page);
 });
 
 test('a link reopens the same numbers; a random setting in it is named beside its control; the limit is said', async () => {
   const page = await env.page({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${env.base}#model=tiny-lm&sentence=hello`);
-  await modelShown(page, 5);
-  const expected = core.trace({ model: 'tiny-lm', sentence: 'hello' });
-  assert.deepEqual(await specOf(page), { model: 'tiny-lm', sentence: 'hello' });
+  await page.goto(`${env.base}#model=tiny-lm&sentence=hello%20world`);
+  await modelShown(page, 6);
+  const expected = core.trace({ model: 'tiny-lm', sentence: 'hello world' });
+  assert.deepEqual(expected.tokens, ['he', 'll', 'o', ' w', 'or', 'ld']);
+  assert.deepEqual(await specOf(page), { model: 'tiny-lm', sentence: 'hello world' });
   for (let h = 0; h < 4; h++) assert.deepEqual(await cells(page, 'weights', h), expected.layers[0].weights[h]);
   await page.click('.layers button[data-layer="2"]');
   await page.waitForFunction(() => document.querySelector('attention-playground').layer === 2);
@@ -228,17 +239,17 @@ test('a link reopens the same numbers; a random setting in it is named beside it
   assert.match(page.url(), /model=tiny-lm/);
   // a clicked weight's derivation has the layer's real numbers
   const weights = await drawn(page.locator('ap-heatmap[key="weights"]').nth(1));
-  await weights.locator('td[data-row="3"][data-col="1"]').click();
+  await weights.locator('td[data-row="4"][data-col="1"]').click();
   const panel = page.locator('ap-derivation');
   await panel.locator('table').first().waitFor();
   const result = await panel.evaluate((el) => Number([...el.shadowRoot.querySelectorAll('.result')].pop().querySelector('[title]').title.replace('\u2212', '-')));
-  assert.ok(Math.abs(result - expected.layers[1].weights[1][3][1]) < 1e-7, `${result}`);
-  assert.match(await textOf(panel), /“l” → “e” \(row 3, column 1\), head 1/);
+  assert.ok(Math.abs(result - expected.layers[1].weights[1][4][1]) < 1e-7, `${result}`);
+  assert.match(await textOf(panel), /“or” → “ll” \(row 4, column 1\), head 1/);
   // the link of this view reopens it: layer 2, the same numbers
   await page.waitForFunction(() => /layer=2/.test(location.hash));
   const again = await env.page({ viewport: { width: 1280, height: 900 } });
   await again.goto(page.url());
-  await modelShown(again, 5);
+  await modelShown(again, 6);
   assert.equal(await again.locator('attention-playground').evaluate((el) => el.layer), 2);
   assert.deepEqual(await cells(again, 'weights', 3), expected.layers[1].weights[3]);
   await done(again);
@@ -257,19 +268,19 @@ test('a link reopens the same numbers; a random setting in it is named beside it
   assert.deepEqual(await specOf(seeded), { model: 'tiny-lm', sentence: 'the cat sat on the mat' });
   assert.deepEqual(await modelOf(seeded), core.trace({ model: 'tiny-lm', sentence: 'the cat sat on the mat' }));
   await seeded.fill('#c-sentence', 'still works');
-  await modelShown(seeded, 11);
+  await modelShown(seeded, 6);
   assert.equal(await seeded.locator('.control[data-key="seed"], .control[data-key="mask"]').count(), 0, 'put away once the link is read');
 
-  // past 128 characters: the core's limit beside the sentence, the last trace kept; Repeat says why not
+  // past 128 tokens: the core's limit beside the sentence, the last trace kept; Repeat says why not
   await seeded.fill('#c-sentence', 'x'.repeat(200));
   const limit = seeded.locator('.control[data-key="sentence"] .message');
   await limit.waitFor();
   assert.match(await limit.innerText(), /^sentence: has 200 tokens; the trained model reads at most 128/);
-  assert.equal((await modelOf(seeded)).tokens.length, 11);
-  await seeded.fill('#c-sentence', 'y'.repeat(64));
-  await modelShown(seeded, 64);
+  assert.equal((await modelOf(seeded)).tokens.length, 6);
+  await seeded.fill('#c-sentence', 'y'.repeat(65));
+  await modelShown(seeded, 65);
   assert.equal(await seeded.locator('button[data-action="repeat"]').isDisabled(), true);
-  assert.match(await seeded.locator('#repeat-why').innerText(), /129 characters; the model reads at most 128/);
+  assert.match(await seeded.locator('#repeat-why').innerText(), /about 130 tokens; the model reads at most 128/);
   await done(seeded);
 });
 
@@ -314,7 +325,7 @@ test('the weights are fetched only in model mode, once; while they come the page
   assert.deepEqual(await cells(failing, 'weights'), core.run({ sentence: 'hello' }).weights[0]);
   refuse = false;
   await failing.selectOption('#c-model', 'tiny-lm');
-  await modelShown(failing, 5);
+  await modelShown(failing, 3);
   assert.equal(await message.count(), 0);
   // the browser logs the failed request itself: nothing else went wrong
   assert.deepEqual(failing.problems.filter((p) => !/503/.test(p)), []);
@@ -353,7 +364,7 @@ test('Share and Embed carry the model alone; switching back to random restores t
   assert.match(await page.locator('.control[data-key="model"] .hint').innerText(), /put away until you switch back: the trained model’s are learned/);
   const sentence = 'A "quoted" <b>bold</b> & more';
   await page.fill('#c-sentence', sentence);
-  await modelShown(page, sentence.length);
+  await modelShown(page, tokensOf(sentence).length);
   await page.click('button[data-action="share"]');
   const link = await page.locator('textarea.share').inputValue();
   const params = new URLSearchParams(new URL(link).hash.slice(1));
@@ -385,7 +396,7 @@ test('Share and Embed carry the model alone; switching back to random restores t
 test('a blogger\'s model="tiny-lm" works in a 700 px column', async () => {
   const page = await env.page({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${env.base}post.html`);
-  await modelShown(page, 47, '#post');
+  await modelShown(page, 21, '#post');
   const el = page.locator('#post');
   assert.deepEqual(await specOf(page, '#post'), { model: 'tiny-lm', sentence: 'The cat sat on the mat. The cat sat on the mat.' });
   const box = await el.boundingBox();
@@ -404,7 +415,7 @@ test('a blogger\'s model="tiny-lm" works in a 700 px column', async () => {
   assert.equal(await el.locator('ap-next-token li').count(), 5);
   assert.deepEqual(await el.evaluate((e) => e.trace.layers[0].weights), core.trace({ model: 'tiny-lm', sentence: 'The cat sat on the mat. The cat sat on the mat.' }).layers[0].weights);
   // view="overview": the heads alone, no steps and no controls
-  await modelShown(page, 9, '#heads');
+  await modelShown(page, 8, '#heads');
   const alone = page.locator('#heads');
   assert.equal(await (await drawn(alone.locator('ap-heads-overview'))).locator('button.thumb').count(), 8);
   assert.equal(await alone.locator('.step').count(), 0);

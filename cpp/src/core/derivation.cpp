@@ -305,7 +305,7 @@ json derive_text(const std::string& request) {
     if (r.contains("layer") && !json_read::integral(r.at("layer"), 0, model->shape.layers - 1, layer)) {
       return error_json(error_at("layer", "must be a whole number from 0 to " + std::to_string(model->shape.layers - 1)));
     }
-    const auto trace = run_model(*model, token_ids(spec.value().tokens));
+    const auto trace = run_model(*model, piece_ids(model->pieces, spec.value().tokens));
     if (!trace) return error_json(trace.error());
     spec = trace.value().specs[static_cast<std::size_t>(layer)];
   }

@@ -47,7 +47,7 @@ std::string numpy_model_program(const Spec& s, const LanguageModel& model) {
          "# heads, output, Q_rope, K_rope) and log_probs (n x vocab: the log of the next-token\n"
          "# distribution).\n"
          "import base64\nimport numpy as np\n\n"
-         "vocab = " + list(model.vocab) + "\n"
+         "vocab = " + list(model.pieces.names) + "\n"
          "tokens = " + list(s.tokens) + "\n"
          "ids = np.array([vocab.index(t) for t in tokens])\n"
          "n, d_model, heads, d_k = len(ids), " + std::to_string(m.d_model) + ", " + std::to_string(m.heads) + ", " +

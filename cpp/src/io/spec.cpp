@@ -467,9 +467,11 @@ Result<Spec> parse_trained(const json& j, Spec s) {
     if (!given.is_array()) return error_at("tokens", "must be a list of the model's vocabulary entries, got " + show(given));
     if (given.size() > limits::max_tokens) return error_at("tokens", "has " + std::to_string(given.size()) + " tokens; the trained model reads at most " + std::to_string(LmShape{}.context));
     std::vector<std::string> tokens;
-    for (const json& t : given) {
-      if (!t.is_string() || token_id(t.get<std::string>()) < 0) {
-        return error_at("tokens", show(t) + " is not in the model's vocabulary (one printable ASCII character, a newline or " + unknown_token + ")");
+    for (std::size_t i = 0; i < given.size(); ++i) {
+      const json& t = given[i];
+      if (!t.is_string() || tiny_lm_pieces().ids.count(t.get<std::string>()) == 0) {
+        return error_at("tokens", "entry " + std::to_string(i) + ", " + show(t) +
+                                      ", is not in the model's vocabulary (its word pieces: \" the\", \"ing\", one byte as \"a\" or <0xE2>)");
       }
       tokens.push_back(t.get<std::string>());
     }
@@ -480,7 +482,7 @@ Result<Spec> parse_trained(const json& j, Spec s) {
       ATTENTION_TRY(given, get_string(j, "sentence"));
       sentence = std::move(given);
     }
-    for (const int id : encode_text(sentence)) s.tokens.push_back(character_vocabulary()[static_cast<std::size_t>(id)]);
+    for (const int id : encode_pieces(tiny_lm_pieces(), sentence)) s.tokens.push_back(tiny_lm_pieces().names[static_cast<std::size_t>(id)]);
   }
   if (s.tokens.empty()) return error_at(key, "has no tokens; type at least one character");
   const long context = LmShape{}.context;

@@ -180,8 +180,8 @@ namespace {
 Result<json> run_model_trace(const Spec& s, const Numbers& out) {
   const LanguageModel* model = installed_model();
   if (!model) return error_at("model", "the trained model's weights are not loaded");
-  ATTENTION_TRY(t, run_model(*model, token_ids(s.tokens)));
-  json j = {{"tokens", t.tokens}, {"vocab", model->vocab}, {"layers", json::array()}, {"head_scores", json::array()},
+  ATTENTION_TRY(t, run_model(*model, piece_ids(model->pieces, s.tokens)));
+  json j = {{"tokens", t.tokens}, {"vocab", model->pieces.names}, {"layers", json::array()}, {"head_scores", json::array()},
             {"probe_head_scores", json::array()}};
   for (std::size_t l = 0; l < t.layers.size(); ++l) {
     const auto& layer = t.layers[l];

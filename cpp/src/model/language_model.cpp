@@ -11,7 +11,7 @@
 namespace attention {
 
 namespace {
-constexpr const char* kFormat = "attention-playground language model 3";
+constexpr const char* kFormat = "attention-playground language model 4";
 
 template <class M, class W>
 std::vector<std::pair<std::string, M*>> tensors(W& w) {
@@ -26,13 +26,6 @@ std::vector<std::pair<std::string, M*>> tensors(W& w) {
   return out;
 }
 
-// The length of the UTF-8 sequence a lead byte starts (1 for a stray byte, read as one character).
-std::size_t sequence_length(unsigned char lead) {
-  if (lead >= 0xF0 && lead < 0xF8) return 4;
-  if (lead >= 0xE0) return lead < 0xF0 ? 3 : 1;
-  if (lead >= 0xC0) return 2;
-  return 1;
-}
 }  // namespace
 
 std::vector<std::pair<std::string, Matrix*>> named(LmWeights& w) { return tensors<Matrix>(w); }
@@ -64,45 +57,12 @@ LmWeights init_weights(const LmShape& s, std::uint32_t seed) {
 std::string architecture(const LmShape& shape) {
   const auto n = [](long v) { return std::to_string(v); };
   return "attention-only decoder: " + n(shape.layers) + " layers of " + n(shape.heads) + " causal heads with RoPE, d_model " +
-         n(shape.d_model) + ", learned positions, context " + n(shape.context) + ", characters";
+         n(shape.d_model) + ", learned positions, context " + n(shape.context) + ", " + n(shape.vocabulary) + " word pieces";
 }
 
-const std::vector<std::string>& character_vocabulary() {
-  static const std::vector<std::string> vocab = [] {
-    std::vector<std::string> v = {unknown_token, "\n"};
-    for (char c = ' '; c <= '~'; ++c) v.emplace_back(1, c);
-    return v;
-  }();
-  return vocab;
-}
-
-int token_id(const std::string& entry) {
-  const auto& vocab = character_vocabulary();
-  for (std::size_t i = 0; i < vocab.size(); ++i) {
-    if (vocab[i] == entry) return static_cast<int>(i);
-  }
-  return -1;
-}
-
-std::vector<int> token_ids(const std::vector<std::string>& tokens) {
-  std::vector<int> ids;
-  for (const std::string& t : tokens) ids.push_back(token_id(t));
-  return ids;
-}
-
-std::vector<int> encode_text(const std::string& text) {
-  std::vector<int> ids;
-  for (std::size_t i = 0; i < text.size();) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    // Only the continuation bytes present: a lead byte without them is one unknown character.
-    const std::size_t want = sequence_length(lead);
-    std::size_t length = 1;
-    while (length < want && i + length < text.size() && (static_cast<unsigned char>(text[i + length]) & 0xC0) == 0x80) ++length;
-    const int id = length == 1 ? token_id(std::string(1, text[i])) : -1;
-    ids.push_back(id < 0 ? 0 : id);
-    i += length;
-  }
-  return ids;
+const WordPieces& tiny_lm_pieces() {
+  static const WordPieces pieces = word_pieces(tiny_lm_merges());
+  return pieces;
 }
 
 std::string write_model(const LanguageModel& model) {
@@ -114,7 +74,8 @@ std::string write_model(const LanguageModel& model) {
                              {"heads", model.shape.heads},
                              {"layers", model.shape.layers},
                              {"rope_base", model.shape.rope_base}}},
-                           {"vocab", model.vocab},
+                           {"merges", model.pieces.merges},
+                           {"vocab", model.pieces.names},
                            {"card", model.card}};
   nlohmann::json shapes = nlohmann::json::array();
   std::string data;
@@ -142,19 +103,27 @@ Result<LanguageModel> read_model(const std::string& bytes) {
   LanguageModel model;
   LmShape& shape = model.shape;
   if (!whole("vocabulary", shape.vocabulary) || !whole("context", shape.context) || !whole("d_model", shape.d_model) ||
-      !whole("heads", shape.heads) || !whole("layers", shape.layers) || !header.contains("vocab") || !header["vocab"].is_array()) {
-    return bad("has a header without its shape or vocabulary");
+      !whole("heads", shape.heads) || !whole("layers", shape.layers) || !header.contains("vocab") || !header["vocab"].is_array() ||
+      !header.contains("merges") || !header["merges"].is_array()) {
+    return bad("has a header without its shape, merges or vocabulary");
   }
   const auto& rope = header["shape"].contains("rope_base") ? header["shape"]["rope_base"] : nlohmann::json();
   if (!rope.is_number() || !(rope.get<double>() > 0) || !(rope.get<double>() < 1e12)) return bad("has no RoPE base");
   shape.rope_base = rope.get<double>();
-  for (const auto& entry : header["vocab"]) {
-    if (!entry.is_string()) return bad("has a vocabulary entry that is not a string");
-    model.vocab.push_back(entry.get<std::string>());
+  std::vector<std::array<int, 2>> merges;
+  for (const auto& m : header["merges"]) {
+    const int into = kByteTokens + static_cast<int>(merges.size());  // a merge joins tokens made before it
+    if (!m.is_array() || m.size() != 2 || !m[0].is_number_integer() || !m[1].is_number_integer() || m[0].get<long>() < 0 ||
+        m[0].get<long>() >= into || m[1].get<long>() < 0 || m[1].get<long>() >= into) {
+      return bad("has a merge that is not two earlier tokens");
+    }
+    merges.push_back({m[0].get<int>(), m[1].get<int>()});
   }
+  model.pieces = word_pieces(std::move(merges));
+  if (header["vocab"] != model.pieces.names) return bad("has a vocabulary that is not its merges' tokens");
   if (header.contains("card")) model.card = header["card"];
   const LmShape& s = model.shape;
-  if (s.vocabulary != static_cast<long>(character_vocabulary().size()) || model.vocab != character_vocabulary() || s.context < 1 ||
+  if (s.vocabulary != static_cast<long>(model.pieces.names.size()) || s.context < 1 ||
       s.context > 4096 || s.d_model < 1 || s.d_model > 1024 || s.heads < 1 || s.d_model % s.heads != 0 || s.layers < 1 ||
       (s.d_model / s.heads) % 2 != 0 ||
       s.layers > 16) {
@@ -213,7 +182,7 @@ Result<LmTrace> run_model(const LanguageModel& model, const std::vector<int>& id
   for (long i = 0; i < n; ++i) {
     const int id = ids[static_cast<std::size_t>(i)];
     if (id < 0 || id >= s.vocabulary) return error_at("tokens", "has an id outside the vocabulary");
-    t.tokens.push_back(model.vocab[static_cast<std::size_t>(id)]);
+    t.tokens.push_back(model.pieces.names[static_cast<std::size_t>(id)]);
     x.row(i) = w.E.row(id) + w.P.row(i);
   }
   for (std::size_t l = 0; l < w.layers.size(); ++l) {

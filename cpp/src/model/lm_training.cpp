@@ -172,12 +172,12 @@ const std::vector<Setting>& lm_training_settings() {
        "The share of windows in which a span is written twice in a row: repeated text is what an induction head is for, and on plain text the heads form much later.",
        {}, 0, 1},
       {"text_repeats", "share", text.c_str(),
-       "The share of the repeated spans that are the text itself written again rather than random characters: random spans make the heads form soonest, and text teaches them to copy words.",
+       "The share of the repeated spans that are the text itself written again rather than random tokens: random spans make the heads form soonest, and text teaches them to copy words.",
        {}, 0, 1},
       {"short_steps", "integer", steps.c_str(),
-       "The first steps read windows of 32 characters, then 128: the heads form several times sooner on short windows, and RoPE carries them to every distance.",
+       "The first steps read windows of 32 tokens, then 128: the heads form several times sooner on short windows, and RoPE carries them to every distance.",
        {}, 0, 1000000},
-      {"eval_windows", "integer", windows.c_str(), "Held-out windows of 129 characters the held-out loss is the mean over.", {}, 1, 64},
+      {"eval_windows", "integer", windows.c_str(), "Held-out windows of 129 tokens the held-out loss is the mean over.", {}, 1, 64},
   };
   return table;
 }
@@ -207,13 +207,14 @@ Result<LmTrainingSettings> parse_lm_training(const nlohmann::json& j) {
 std::vector<std::vector<HeadScores>> probe_head_scores(const LanguageModel& model, long length, std::uint32_t seed) {
   if (length < 1 || 2 * length > model.shape.context) return {};
   NumpyRandom rng(seed);
-  const Matrix draws = rng.randint(static_cast<std::uint64_t>(model.shape.vocabulary - 2), 1, length);  // printable characters
+  const std::vector<int> printable = printable_pieces(model.pieces);
+  const Matrix draws = rng.randint(static_cast<std::uint64_t>(printable.size()), 1, length);  // indices into printable
   std::vector<int> ids;
   std::vector<std::string> tokens;
   for (int copy = 0; copy < 2; ++copy) {
     for (long i = 0; i < length; ++i) {
-      ids.push_back(2 + static_cast<int>(draws(0, i)));
-      tokens.push_back(model.vocab[static_cast<std::size_t>(ids.back())]);
+      ids.push_back(printable[static_cast<std::size_t>(draws(0, i))]);
+      tokens.push_back(model.pieces.names[static_cast<std::size_t>(ids.back())]);
     }
   }
   ids.push_back(0);  // a target for the last position: the loss is not read
@@ -235,10 +236,11 @@ double unigram_loss(const std::vector<int>& train, const std::vector<int>& held_
   return loss / static_cast<double>(held_out.size());
 }
 
-LmTrainer::LmTrainer(const LmTrainingSettings& settings, std::vector<int> train, std::vector<int> held_out)
+LmTrainer::LmTrainer(const LmTrainingSettings& settings, std::vector<int> train, std::vector<int> held_out, std::vector<int> random)
     : settings_(settings),
       train_(std::move(train)),
       held_out_(std::move(held_out)),
+      random_(std::move(random)),
       weights_(init_weights(settings.shape, settings.seed)),
       optimizer_(OptimizerSettings{OptimizerKind::adam, settings.learning_rate}, tensors_of(named(std::as_const(weights_)))),
       batches_(settings.seed + 1) {}
@@ -260,7 +262,7 @@ double LmTrainer::step() {
       const bool text = batches_.uniform() < settings_.text_repeats;
       for (long i = 0; i < length; ++i) {
         auto& first = w[static_cast<std::size_t>(at + i)];
-        if (!text) first = 2 + static_cast<int>(batches_.randint(95));
+        if (!text) first = random_[batches_.randint(random_.size())];
         w[static_cast<std::size_t>(at + length + i)] = first;
       }
     }
@@ -279,6 +281,21 @@ double text_loss(const LmShape& s, const LmWeights& w, const std::vector<int>& t
     windows.emplace_back(text.begin() + static_cast<long>(start), text.begin() + static_cast<long>(start + length));
   }
   return lm_forward(s, w, windows).loss;
+}
+
+double characters_per_token(const WordPieces& pieces, const std::vector<int>& text, long context, long count) {
+  const std::size_t length = static_cast<std::size_t>(context + 1);
+  long tokens = 0, count_of = 0;
+  for (std::size_t start = 0; start + length <= text.size() && tokens < count * context; start += length) {
+    for (std::size_t i = start + 1; i < start + length; ++i, ++tokens) count_of += characters(pieces.bytes[static_cast<std::size_t>(text[i])]);
+  }
+  return tokens ? static_cast<double>(count_of) / static_cast<double>(tokens) : 1;
+}
+
+long characters(const std::string& utf8) {
+  long n = 0;
+  for (const char c : utf8) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
 }
 
 double in_context_score(const LmShape& s, const LmWeights& w, const std::vector<int>& text, long count) {

@@ -1,5 +1,6 @@
 #include "attention/model/word_pieces.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -76,7 +77,10 @@ WordPieces word_pieces(std::vector<std::array<int, 2>> merges) {
   WordPieces pieces;
   for (int b = 0; b < kByteTokens; ++b) pieces.bytes.emplace_back(1, static_cast<char>(b));
   for (const auto& [a, b] : merges) pieces.bytes.push_back(pieces.bytes[a] + pieces.bytes[b]);
-  for (const std::string& bytes : pieces.bytes) pieces.names.push_back(piece_name(bytes));
+  for (const std::string& bytes : pieces.bytes) {
+    pieces.ids.emplace(piece_name(bytes), static_cast<int>(pieces.names.size()));
+    pieces.names.push_back(piece_name(bytes));
+  }
   for (std::size_t r = 0; r < merges.size(); ++r) pieces.rank.emplace(pair_key(merges[r][0], merges[r][1]), static_cast<int>(r));
   pieces.merges = std::move(merges);
   return pieces;
@@ -142,6 +146,24 @@ std::vector<int> encode_pieces(const WordPieces& pieces, const std::string& text
       it->second = std::move(ids);
     }
     out.insert(out.end(), it->second.begin(), it->second.end());
+  }
+  return out;
+}
+
+std::vector<int> piece_ids(const WordPieces& pieces, const std::vector<std::string>& names) {
+  std::vector<int> out;
+  for (const std::string& name : names) {
+    const auto it = pieces.ids.find(name);
+    out.push_back(it == pieces.ids.end() ? -1 : it->second);
+  }
+  return out;
+}
+
+std::vector<int> printable_pieces(const WordPieces& pieces) {
+  std::vector<int> out;
+  for (std::size_t id = 0; id < pieces.bytes.size(); ++id) {
+    const std::string& b = pieces.bytes[id];
+    if (std::all_of(b.begin(), b.end(), [](char c) { return c >= ' ' && c <= '~'; })) out.push_back(static_cast<int>(id));
   }
   return out;
 }

@@ -48,14 +48,15 @@ TEST_CASE("the trained model: run prints its trace, numpy its program", "[cli][m
   const auto r = cli("run -", R"({"model": "tiny-lm", "sentence": "the cat, the cat"})");
   REQUIRE(r.status == 0);
   const json trace = json::parse(r.out);
-  CHECK(trace["tokens"].size() == 16);
-  CHECK(trace["vocab"].size() == 97);
+  CHECK(trace["tokens"].size() == 8);
+  CHECK(trace["vocab"].size() == 384);
   CHECK(trace["layers"].size() == 2);
   CHECK(trace["layers"][1]["weights"].size() == 4);
-  CHECK(trace["log_probs"].size() == 16);
+  CHECK(trace["log_probs"].size() == 8);
   CHECK(trace["head_scores"][0].size() == 4);
-  CHECK(trace["spec"] == json::parse(R"({"model": "tiny-lm", "tokens": ["t","h","e"," ","c","a","t",","," ","t","h","e"," ","c","a","t"]})"));
-  const auto p = cli("numpy -", R"({"model": "tiny-lm", "tokens": ["a", "<unk>"]})");
+  // word pieces: " the" is one, "the" at the start is not (a leading space is part of its word)
+  CHECK(trace["spec"] == json::parse(R"({"model": "tiny-lm", "tokens": ["t","he"," c","at",","," the"," c","at"]})"));
+  const auto p = cli("numpy -", R"({"model": "tiny-lm", "tokens": [" the", "<0xC3>", "\n"]})");
   CHECK(p.status == 0);
   CHECK(p.out.find("base64.b64decode(") != std::string::npos);
 
@@ -116,7 +117,9 @@ TEST_CASE("bad input: one line on stderr, exit 2", "[cli][errors]") {
       {"numpy -", R"({"model": "tiny-lm", "W_q": [[1]]})",
        "attention-cli: W_q: does not apply to the trained model (model is tiny-lm): its sizes and weights are learned, not set\n"},
       {"run -", R"({"model": "tiny-lm", "tokens": ["h", "é"]})",
-       "attention-cli: tokens: \"\u00e9\" is not in the model's vocabulary (one printable ASCII character, a newline or <unk>)\n"},
+       "attention-cli: tokens: entry 1, \"\u00e9\", is not in the model's vocabulary (its word pieces: \" the\", \"ing\", one byte as \"a\" or <0xE2>)\n"},
+      {"run -", R"({"model": "tiny-lm", "tokens": [" the", "<unk>"]})",
+       "attention-cli: tokens: entry 1, \"<unk>\", is not in the model's vocabulary (its word pieces: \" the\", \"ing\", one byte as \"a\" or <0xE2>)\n"},
       {"run -", R"({"model": "gpt-2"})", "attention-cli: model: must be random or tiny-lm, got \"gpt-2\"\n"},
       {"'fly\nhigh'", "", "attention-cli: unknown command \"fly\\u000ahigh\" (run, numpy, random, train, --help)\n"},
       {"random --seed 1 '--\nshape' 2,2", "", "attention-cli: random: unknown option --\\u000ashape\n"},

@@ -3,6 +3,7 @@
 #include "attention/model/language_model.hpp"
 #include "attention/model/lm_training.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -43,7 +44,8 @@ LmShape shape_of(const json& j) {
 LanguageModel small_model() {
   const json& f = small_fixture();
   const LmShape s = shape_of(f["shape"]);
-  return LanguageModel{s, attention::character_vocabulary(), attention::init_weights(s, f["seed"].get<std::uint32_t>()), {}};
+  return LanguageModel{s, attention::word_pieces(f["merges"].get<std::vector<std::array<int, 2>>>()),
+                       attention::init_weights(s, f["seed"].get<std::uint32_t>()), {}};
 }
 
 json stack_json(const std::vector<Matrix>& ms) {
@@ -98,7 +100,7 @@ TEST_CASE("init_weights draws NumPy's stream in the documented order", "[model][
 TEST_CASE("run_model's log-probabilities, attention and layer outputs agree with PyTorch", "[model][fixtures][torch]") {
   const json& f = small_fixture();
   const LanguageModel m = small_model();
-  const std::vector<int> ids = attention::encode_text(f["text"].get<std::string>());
+  const std::vector<int> ids = attention::encode_pieces(m.pieces, f["text"].get<std::string>());
   REQUIRE(ids == f["ids"].get<std::vector<int>>());
 
   const auto run = attention::run_model(m, ids);
@@ -106,8 +108,9 @@ TEST_CASE("run_model's log-probabilities, attention and layer outputs agree with
   const attention::LmTrace& t = run.value();
   CHECK(t.ids == ids);
   REQUIRE(t.tokens.size() == ids.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) CHECK(t.tokens[i] == m.vocab[static_cast<std::size_t>(ids[i])]);
-  CHECK(t.tokens[7] == attention::unknown_token);  // the é
+  for (std::size_t i = 0; i < ids.size(); ++i) CHECK(t.tokens[i] == m.pieces.names[static_cast<std::size_t>(ids[i])]);
+  CHECK(t.tokens[3] == "cat");                          // a merge of merges
+  CHECK(t.tokens[4] + t.tokens[5] == "<0xC3><0xA9>");  // the é, as its two bytes
 
   CHECK_CLOSE_JSON(attention::matrix_json(t.log_probs), f["log_probs"], tol::against_torch);
   REQUIRE(t.layers.size() == f["layers"].size());
@@ -132,7 +135,8 @@ TEST_CASE("the weights file keeps every number as its nearest float16, and the c
   CHECK(r.shape.d_model == m.shape.d_model);
   CHECK(r.shape.heads == m.shape.heads);
   CHECK(r.shape.layers == m.shape.layers);
-  CHECK(r.vocab == m.vocab);
+  CHECK(r.pieces.merges == m.pieces.merges);
+  CHECK(r.pieces.names == m.pieces.names);
   CHECK(r.card == m.card);
   const auto written = attention::named(m.weights);
   const auto back = attention::named(r.weights);
@@ -147,7 +151,7 @@ TEST_CASE("the weights file keeps every number as its nearest float16, and the c
   }
   CHECK(rounded);
   CHECK(attention::write_model(r) == bytes);  // float16 values survive a second trip unchanged
-  CHECK(bytes.size() == bytes.find('\n') + 1 + 2 * (97 * 8 + 16 * 8 + 2 * 4 * 8 * 8 + 8 * 97 + 97));
+  CHECK(bytes.size() == bytes.find('\n') + 1 + 2 * (260 * 8 + 16 * 8 + 2 * 4 * 8 * 8 + 8 * 260 + 260));
 }
 
 TEST_CASE("a damaged weights file is refused, naming the model", "[model]") {
@@ -165,7 +169,7 @@ TEST_CASE("a damaged weights file is refused, naming the model", "[model]") {
   SECTION("truncated") {
     refused(bytes.substr(0, bytes.size() - 1), "ends before b_U");
     refused(bytes.substr(0, header + 1), "ends before E");
-    refused(bytes.substr(0, header + 1 + 2 * (97 * 8 + 3)), "ends before P");
+    refused(bytes.substr(0, header + 1 + 2 * (260 * 8 + 3)), "ends before P");
     refused(bytes.substr(0, header / 2), "no header line");
     refused("", "no header line");
   }
@@ -175,7 +179,7 @@ TEST_CASE("a damaged weights file is refused, naming the model", "[model]") {
     garbled[0] = '[';
     refused(garbled, "format");
     std::string nan = bytes;
-    const std::size_t at = header + 1 + 2 * (97 * 8 + 5);  // P's sixth number
+    const std::size_t at = header + 1 + 2 * (260 * 8 + 5);  // P's sixth number
     nan[at] = '\x00';
     nan[at + 1] = '\x7E';  // a quiet NaN, little-endian
     refused(nan, "not finite in P");
@@ -193,7 +197,18 @@ TEST_CASE("a damaged weights file is refused, naming the model", "[model]") {
     refused(other.dump() + bytes.substr(header), "shape or vocabulary");
     other = h;
     other["vocab"][5] = "x";
+    refused(other.dump() + bytes.substr(header), "not its merges' tokens");
+    other = h;
+    other["shape"]["vocabulary"] = 261;
     refused(other.dump() + bytes.substr(header), "shape or vocabulary");
+    for (const json& merge : {json{1, 260}, json{-1, 2}, json{1}, json("ab"), json{1.5, 2}}) {
+      other = h;
+      other["merges"][3] = merge;  // 260 is not made before the fourth merge
+      refused(other.dump() + bytes.substr(header), "not two earlier tokens");
+    }
+    other = h;
+    other.erase("merges");
+    refused(other.dump() + bytes.substr(header), "without its shape, merges");
     other = h;
     other.erase("shape");
     refused(other.dump() + bytes.substr(header), "without its shape");
@@ -202,7 +217,7 @@ TEST_CASE("a damaged weights file is refused, naming the model", "[model]") {
     refused(other.dump() + bytes.substr(header), "without its shape");
     other = h;
     other["vocab"][5] = 5;
-    refused(other.dump() + bytes.substr(header), "not a string");
+    refused(other.dump() + bytes.substr(header), "not its merges' tokens");
     for (const json& base : {json(), json(0), json(-1), json("10000")}) {
       other = h;
       if (base.is_null()) other["shape"].erase("rope_base");
@@ -215,25 +230,24 @@ TEST_CASE("a damaged weights file is refused, naming the model", "[model]") {
   }
 }
 
-TEST_CASE("text becomes one id per character, unknown ones 0", "[model]") {
-  const auto& vocab = attention::character_vocabulary();
-  REQUIRE(vocab.size() == 97u);
-  CHECK(vocab[0] == attention::unknown_token);
-  CHECK(vocab[1] == "\n");
-  CHECK(vocab[2] == " ");
-  CHECK(vocab[96] == "~");
-  CHECK(attention::token_id("<unk>") == 0);
-  CHECK(attention::token_id("A") == 2 + ('A' - ' '));
-  CHECK(attention::token_id("\t") == -1);
-  CHECK(attention::token_id("ab") == -1);
-
-  CHECK(attention::encode_text("") == std::vector<int>{});
-  CHECK(attention::encode_text("Hi !\n~") == std::vector<int>{2 + 'H' - ' ', 2 + 'i' - ' ', 2, 3, 1, 96});
-  // é (2 bytes), 日 (3), 🙂 (4): one unknown each, the characters around them kept
-  CHECK(attention::encode_text("a\xC3\xA9" "b") == std::vector<int>{67, 0, 68});
-  CHECK(attention::encode_text("\xE6\x97\xA5\xF0\x9F\x99\x82z") == std::vector<int>{0, 0, 92});
-  CHECK(attention::encode_text("a\tb\r") == std::vector<int>{67, 0, 68, 0});  // control characters other than \n
-  CHECK(attention::encode_text("x\xC3") == std::vector<int>{90, 0});  // a sequence cut short is one unknown
+TEST_CASE("the model's word pieces are built into the core and read every text", "[model]") {
+  const attention::WordPieces& p = attention::tiny_lm_pieces();
+  REQUIRE(static_cast<long>(p.names.size()) == LmShape{}.vocabulary);
+  REQUIRE(p.merges == attention::tiny_lm_merges());
+  CHECK(p.names[' '] == " ");
+  CHECK(p.ids.at(" the") >= attention::kByteTokens);  // the commonest word is one token
+  CHECK(attention::piece_ids(p, {" the", "A", "<0x00>", "<unk>", "ab\t"}) ==
+        std::vector<int>{p.ids.at(" the"), 'A', 0, -1, -1});
+  // Every text encodes, and its tokens' bytes give it back: no unknown token.
+  for (const std::string& text : std::vector<std::string>{"The cat sat on the mat.", "a\xC3\xA9" "b\t\r\n", "\xE6\x97\xA5\xF0\x9F\x99\x82z", "x\xC3", std::string("\0<b>", 4)}) {
+    std::string back;
+    for (const int id : attention::encode_pieces(p, text)) back += p.bytes[static_cast<std::size_t>(id)];
+    CHECK(back == text);
+  }
+  const std::vector<int> printable = attention::printable_pieces(p);
+  CHECK(printable.front() == ' ');
+  CHECK(std::find(printable.begin(), printable.end(), p.ids.at(" the")) != printable.end());
+  CHECK(std::find(printable.begin(), printable.end(), '\n') == printable.end());
 }
 
 TEST_CASE("run_model reads 1 to context tokens of the vocabulary", "[model]") {
@@ -248,7 +262,7 @@ TEST_CASE("run_model reads 1 to context tokens of the vocabulary", "[model]") {
   CHECK(too_long.error().message.find("17 tokens") != std::string::npos);
   CHECK(attention::run_model(m, std::vector<int>(16, 5)).ok());
   CHECK(attention::run_model(m, {3}).ok());
-  for (const int bad : {-1, 97}) {
+  for (const int bad : {-1, 260}) {
     const auto r = attention::run_model(m, {3, bad});
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().field == "tokens");
@@ -267,7 +281,8 @@ TEST_CASE("the shipped model runs as PyTorch runs it", "[model][fixtures][torch]
   CHECK(m->shape.layers == f["shape"]["layers"].get<long>());
   CHECK(attention::write_model(*m) == built_in_bytes());  // nothing in the file is lost on reading
 
-  const std::vector<int> ids = attention::encode_text(f["sentence"].get<std::string>());
+  CHECK(m->pieces.merges == attention::tiny_lm_merges());  // the core splits a sentence as the file's merges do
+  const std::vector<int> ids = attention::encode_pieces(m->pieces, f["sentence"].get<std::string>());
   REQUIRE(ids == f["ids"].get<std::vector<int>>());
   const auto run = attention::run_model(*m, ids);
   REQUIRE(run.ok());

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <utility>
 
 #include "attention/core/rng.hpp"
@@ -47,6 +48,12 @@ const std::string kSentences =
     "The Cat Sat! the dog ran; the cat sat?\n";
 const std::string kHeldOut = "the dog sat on the mat and the cat sat on the log.\n";
 
+// A text as one id per byte (word pieces without merges): ids below 256 for the small shapes here.
+std::vector<int> bytes(const std::string& text) { return attention::encode_pieces(attention::word_pieces({}), text); }
+
+// What random spans draw from in the small shapes: the printable bytes.
+std::vector<int> printable() { return attention::printable_pieces(attention::word_pieces({})); }
+
 std::string times(const std::string& text, int count) {
   std::string out;
   for (int k = 0; k < count; ++k) out += text;
@@ -57,7 +64,7 @@ std::string times(const std::string& text, int count) {
 // (lm_training.hpp). d_model 8 keeps a step to a fraction of a millisecond.
 attention::LmTrainingSettings tiny_settings(std::uint32_t seed) {
   attention::LmTrainingSettings s;
-  s.shape = LmShape{97, 128, 8, 2, 2};
+  s.shape = LmShape{256, 128, 8, 2, 2};
   s.seed = seed;
   s.batch_size = 4;
   s.repeat_share = 0.5;
@@ -102,7 +109,7 @@ TEST_CASE("lm_forward computes what run_model shows", "[model]") {
   // The trainer's batched pass and the viewer's pass through run_self are separate code: the
   // attention a learner sees must be the attention that was trained.
   const LmShape s = small_shape();
-  const attention::LanguageModel model{s, attention::character_vocabulary(), small_weights(), {}};
+  const attention::LanguageModel model{s, attention::word_pieces(fixture()["merges"].get<std::vector<std::array<int, 2>>>()), small_weights(), {}};
   const auto windows = fixture_windows();
   const auto f = attention::lm_forward(s, model.weights, windows);
   const long n = static_cast<long>(windows[0].size()) - 1;
@@ -186,8 +193,8 @@ TEST_CASE("three Adam steps on lm_backward's gradients are torch.optim.Adam's", 
 
 TEST_CASE("LmTrainer draws its batches and steps as its header documents", "[model]") {
   const auto settings = tiny_settings(5);
-  const std::vector<int> train = attention::encode_text(times(kSentences, 4)), held_out = attention::encode_text(times(kHeldOut, 3));
-  attention::LmTrainer trainer(settings, train, held_out);
+  const std::vector<int> train = bytes(times(kSentences, 4)), held_out = bytes(times(kHeldOut, 3));
+  attention::LmTrainer trainer(settings, train, held_out, printable());
   LmWeights w = attention::init_weights(settings.shape, settings.seed);
   CHECK(same_weights(trainer.weights(), w));
 
@@ -195,7 +202,7 @@ TEST_CASE("LmTrainer draws its batches and steps as its header documents", "[mod
   // (n = 32 for the short steps, then 128) a start (randint), u = rand(), and when u <
   // repeat_share a span of 8 + randint(9) tokens (8 + randint(57) at n = 128) at a place
   // (randint); then v = rand(), and when v < text_repeats the span's text is written again after
-  // it, else the span becomes random printable characters (randint(95)), written twice.
+  // it, else the span becomes random printable tokens (randint over the trainer's random ids), written twice.
   attention::NumpyRandom rng(settings.seed + 1);
   attention::Optimizer opt({attention::OptimizerKind::adam, settings.learning_rate},
                            attention::tensors_of(attention::named(std::as_const(w))));
@@ -211,7 +218,7 @@ TEST_CASE("LmTrainer draws its batches and steps as its header documents", "[mod
         const auto at = static_cast<long>(rng.randint(static_cast<std::uint64_t>(n + 2 - 2 * length)));
         const bool text = rng.uniform() < settings.text_repeats;
         for (long i = 0; i < length; ++i) {
-          if (!text) window[static_cast<std::size_t>(at + i)] = 2 + static_cast<int>(rng.randint(95));
+          if (!text) window[static_cast<std::size_t>(at + i)] = printable()[rng.randint(printable().size())];
           window[static_cast<std::size_t>(at + length + i)] = window[static_cast<std::size_t>(at + i)];
         }
         ++repeated;
@@ -235,8 +242,8 @@ TEST_CASE("LmTrainer draws its batches and steps as its header documents", "[mod
 }
 
 TEST_CASE("LmTrainer gives the same weights for the same settings and text", "[model]") {
-  const std::vector<int> train = attention::encode_text(times(kSentences, 4)), held_out = attention::encode_text(times(kHeldOut, 3));
-  attention::LmTrainer a(tiny_settings(9), train, held_out), b(tiny_settings(9), train, held_out);
+  const std::vector<int> train = bytes(times(kSentences, 4)), held_out = bytes(times(kHeldOut, 3));
+  attention::LmTrainer a(tiny_settings(9), train, held_out, printable()), b(tiny_settings(9), train, held_out, printable());
   for (int k = 0; k < 5; ++k) CHECK(a.step() == b.step());
   CHECK(a.steps() == 5);
   CHECK(same_weights(a.weights(), b.weights()));  // bit for bit
@@ -244,7 +251,7 @@ TEST_CASE("LmTrainer gives the same weights for the same settings and text", "[m
   CHECK(std::isfinite(a.held_out_loss()));
   CHECK_FALSE(same_weights(a.weights(), attention::init_weights(tiny_settings(9).shape, 9)));  // it moved
 
-  attention::LmTrainer other(tiny_settings(10), train, held_out);
+  attention::LmTrainer other(tiny_settings(10), train, held_out, printable());
   for (int k = 0; k < 5; ++k) other.step();
   CHECK_FALSE(same_weights(a.weights(), other.weights()));
 }
@@ -289,9 +296,9 @@ TEST_CASE("unigram_loss is the add-one unigram cross-entropy", "[model]") {
 
 TEST_CASE("in_context_score is a span's loss after another span minus after itself, from run_model's log_probs", "[model]") {
   // Counted here from the viewer's forward pass (run_model), not the trainer's batched one.
-  const LmShape s{97, 16, 8, 2, 2, 10000};
-  const attention::LanguageModel model{s, attention::character_vocabulary(), attention::init_weights(s, 2), {}};
-  const std::vector<int> text = attention::encode_text(kSentences);  // 14 spans of 8 and the id after each
+  const LmShape s{256, 16, 8, 2, 2, 10000};
+  const attention::LanguageModel model{s, attention::word_pieces({}), attention::init_weights(s, 2), {}};
+  const std::vector<int> text = bytes(kSentences);  // 14 spans of 8 and the id after each
   // the loss of span k's tokens 1..7 (and the id after them) read after the span `before` (8 ids)
   const auto loss = [&](long before, long k) {
     std::vector<int> ids(text.begin() + 9 * before, text.begin() + 9 * before + 8);
@@ -313,15 +320,21 @@ TEST_CASE("the shipped model reads a text it has just read far more cheaply, and
   attention::install_built_in_model();
   const attention::LanguageModel* m = attention::installed_model();
   REQUIRE(m != nullptr);
-  const std::vector<int> text = attention::encode_text(times(kSentences, 2));  // 3 spans of 64 and the id after each
-  CHECK(attention::in_context_score(m->shape, m->weights, text, 2) > 0.5);  // 0.64
+  // Fortunes it never trained on: 2 spans of 64 tokens and the id after each, and one more to read first.
+  std::ifstream in(std::string(ATTENTION_FIXTURES) + "/../../models/tiny-lm-held-out.txt", std::ios::binary);
+  std::string held_out(4000, '\0');
+  in.read(held_out.data(), static_cast<std::streamsize>(held_out.size()));
+  REQUIRE(in.good());
+  const std::vector<int> text = attention::encode_pieces(m->pieces, held_out);
+  REQUIRE(text.size() >= 3 * 65u);
+  CHECK(attention::in_context_score(m->shape, m->weights, text, 2) > 0.5);
   CHECK(std::abs(attention::in_context_score(m->shape, attention::init_weights(m->shape, 1), text, 2)) < 0.2);
 }
 
 TEST_CASE("text_loss is the loss of windows of context + 1 tokens side by side", "[model]") {
-  const LmShape s{97, 16, 8, 2, 2, 10000};
+  const LmShape s{256, 16, 8, 2, 2, 10000};
   const LmWeights w = attention::init_weights(s, 2);
-  const std::vector<int> text = attention::encode_text(kSentences);  // 130 ids: 7 whole windows of 17
+  const std::vector<int> text = bytes(kSentences);  // 130 ids: 7 whole windows of 17
   REQUIRE(text.size() >= 7 * 17u);
   const auto window = [&](long k) { return std::vector<int>(text.begin() + 17 * k, text.begin() + 17 * (k + 1)); };
   CHECK(attention::text_loss(s, w, text, 2) == attention::lm_forward(s, w, {window(0), window(1)}).loss);

@@ -59,7 +59,7 @@ export interface ModelTrace {
   log_probs: Matrix;
   /** Per layer, per head, on this input. */
   head_scores: HeadScores[][];
-  /** Per layer, per head, on 50 random characters repeated twice: what each head does in general. */
+  /** Per layer, per head, on 50 random printable word pieces repeated twice: what each head does in general. */
   probe_head_scores: HeadScores[][];
   spec: { model: 'tiny-lm'; tokens: string[] };
   warnings: string[];
@@ -175,7 +175,7 @@ export interface LmSettings { seed?: number; learning_rate?: number; batch_size?
 /** After some language-model steps: the mean loss of their batches and the held-out loss (nats per
  *  character); in_context, how much less a held-out span costs read right after itself than after
  *  another span (nats per character, Olsson et al.'s in-context learning); and every head's
- *  previous-token and induction score ([layer][head]) on a probe of 50 random characters repeated
+ *  previous-token and induction score ([layer][head]) on a probe of 50 random word pieces repeated
  *  twice (1 is a perfect head). */
 export interface LmMetrics { step: number; loss: number; eval_loss: number; in_context: number; previous_token: number[][]; induction: number[][] }
 
@@ -193,7 +193,7 @@ export interface Training {
   /** A language-model run from step 0 (the trained model's shape: 2 layers of 4 heads, d_model 64,
    *  context 128, characters) on `train`, its held-out loss measured on `heldOut`; or the error
    *  naming the setting at fault. */
-  lmStart(settings: LmSettings | string, train: string, heldOut: string): { settings: Required<LmSettings> } | SpecError;
+  lmStart(settings: LmSettings | string, train: string, heldOut: string): { settings: Required<LmSettings>; unigram_loss: number } | SpecError;
   /** `count` language-model steps (1 to 1000). */
   lmStep(count: number): LmMetrics | SpecError;
   /** The language model's weights so far as a weights file (a copy), what AttentionCore.loadModel(bytes)

@@ -38,7 +38,7 @@ export interface LmHistory { step: number[]; loss: number[]; eval_loss: number[]
  *  and the seconds spent training. */
 export interface LmSnapshot { step: number; metrics: LmMetrics | null; history: LmHistory; seconds: number }
 /** A language-model run has started: its settings, the texts' lengths in characters, and the
- *  held-out loss of letter frequencies alone (corpus.ts unigramLoss), to draw the loss against. */
+ *  held-out loss of token frequencies alone (the core's, per character), to draw the loss against. */
 export interface LmStarted {
   settings: Required<LmSettings>; unigram: number; characters: { train: number; heldOut: number };
   source: { package: string; version: string; fortunes: number };
@@ -72,7 +72,7 @@ export const FLAT_DROP = 0.05;
 export const LM_FLAT_WINDOW = 1000;
 export const LM_FLAT_DROP = 0.02;
 export const LM_POINTS = 1200;
-const LM_SLICE_MS = 400;
+const LM_SLICE_MS = 1500;
 
 /** What a settle rule reads of the metrics: the language model's have no accuracy. */
 type Seen = Pick<TrainingMetrics, 'step' | 'eval_loss'> & { accuracy?: number };
@@ -152,7 +152,7 @@ export function withCard(bytes: Uint8Array<ArrayBuffer>, here: TrainedHere): Uin
       repeat_share: settings.repeat_share, seconds: Math.round(10 * here.seconds) / 10 },
     held_out_loss: here.metrics?.eval_loss ?? NaN,
     unigram_loss: unigram,
-    probe: '50 random printable characters repeated twice (np.random.seed(0))',
+    probe: '50 random printable word pieces repeated twice (np.random.seed(0))',
     head_scores: [],
   };
   header.card = card;
@@ -235,20 +235,18 @@ export function trainingLoop(train: Training, post: (reply: TrainingReply) => vo
     if (playing) timer = setTimeout(tick, rate && !language ? Math.max(0, PACE_MS - ms) : 0);
   };
 
-  // The texts as the corpus module gives them, and as token ids (for the letter-frequency loss).
-  let texts: { train: string; heldOut: string; ids: { train: Int32Array; heldOut: Int32Array }; source: LmStarted['source'];
-    unigram: (windows: number) => number } | null = null;
+  // The texts as the corpus module gives them.
+  let texts: { train: string; heldOut: string; source: LmStarted['source'] } | null = null;
 
   /** A language-model run from step 0: its texts fetched (once), then started. */
   const startLanguage = (settings: LmSettings) => {
     const run = ++runs;
     loading = run;
     if (!texts) post({ loading: 'corpus' });
-    import('./corpus.js').then(async ({ fortunes, encode, unigramLoss, SOURCE }) => {
+    import('./corpus.js').then(async ({ fortunes, SOURCE }) => {
       if (!texts) {
         const { train: trainText, heldOut } = await fortunes();
-        const ids = { train: encode(trainText), heldOut: encode(heldOut) };
-        texts ??= { train: trainText, heldOut, ids, source: SOURCE, unigram: (windows) => unigramLoss(ids.train, ids.heldOut, windows) };
+        texts ??= { train: trainText, heldOut, source: SOURCE };
       }
       if (run !== runs) return;  // a newer start came meanwhile
       loading = 0;
@@ -257,8 +255,8 @@ export function trainingLoop(train: Training, post: (reply: TrainingReply) => vo
         queued.length = 0;
         return fail(r.error);
       }
-      const begun: LmStarted = { settings: r.settings, unigram: texts.unigram(r.settings.eval_windows), source: texts.source,
-        characters: { train: texts.ids.train.length, heldOut: texts.ids.heldOut.length } };
+      const begun: LmStarted = { settings: r.settings, unigram: r.unigram_loss, source: texts.source,
+        characters: { train: [...texts.train].length, heldOut: [...texts.heldOut].length } };
       lm = { started: begun, history: emptyHistory(), metrics: null, seconds: 0 };
       at = 0;
       chunk = 1;

@@ -1,6 +1,6 @@
 // Model mode: the page on the trained model (`model: "tiny-lm"`) rather than on random weights.
 // What the page reads off a model trace: each layer as the self-attention trace the views
-// already draw, what each head does (its label from the probe's scores), the next character's
+// already draw, what each head does (its label from the probe's scores), the next token's
 // likeliest guesses, how a token is shown, and whether the sentence can be repeated. Nothing here
 // computes attention: every number is the core's.
 import type { HeadScores, ModelTrace, SelfTrace, Spec } from '../core/attention.js';
@@ -8,11 +8,11 @@ import type { State } from './settings.js';
 
 /** The model's name in the spec, the hash and the element's attribute. */
 export const MODEL = 'tiny-lm';
-/** The characters the model reads at most (its context). */
+/** The tokens the model reads at most (its context). */
 export const CONTEXT = 128;
-/** The weights file's size, said while it loads (models/tiny-lm.bin: 2 layers of 4 64 x 64
+/** The weights file's size, said while it loads (models/tiny-lm.bin: 2 layers of 4 96 x 96
  *  matrices, the embeddings, positions and unembedding, as float16, and its card). */
-export const WEIGHTS_SIZE = '108 KB';
+export const WEIGHTS_SIZE = '319 KB';
 
 export const isModelState = (state: State): boolean => state.model === MODEL;
 
@@ -24,39 +24,51 @@ export const isModelTrace = (t: unknown): t is ModelTrace =>
  *  random weights (the core refuses those, naming them). */
 export const modelSpec = (sentence: string): Spec => ({ model: MODEL, sentence } as Spec);
 
-/** How many characters (the model's tokens) a text is: code points, as the core reads it. */
+/** How many characters a text is: code points, as a reader counts them. */
 export const characters = (text: string): number => [...text].length;
 
-/** The sentence followed by itself: what "Repeat my sentence" makes, and its length. */
-export function repeated(sentence: string): { text: string; length: number } {
-  const text = /\s$/.test(sentence) ? `${sentence}${sentence}` : `${sentence} ${sentence}`;
-  return { text, length: characters(text) };
+/** The text the tokens spell: each one's bytes (a byte outside ASCII from its <0xNN> in the
+ *  name), read as UTF-8. */
+export function textOf(tokens: string[]): string {
+  const bytes: number[] = [];
+  for (const part of tokens.join('').split(/(<0x[0-9A-F]{2}>)/)) {
+    if (isByte(part)) bytes.push(parseInt(part.slice(3, 5), 16));
+    else bytes.push(...new TextEncoder().encode(part));
+  }
+  return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
-/** Why the sentence cannot be repeated, or '' when it can. */
-export function repeatRefusal(sentence: string): string {
+/** The line above the chips: how the model splits this text, in its numbers. */
+export function splitNote(tokens: string[]): string {
+  return `The model reads word pieces: these ${characters(textOf(tokens))} characters are ${tokens.length} tokens (␣ marks a space).`;
+}
+
+/** The sentence followed by itself: what "Repeat my sentence" makes. */
+export function repeated(sentence: string): string {
+  return /\s$/.test(sentence) ? `${sentence}${sentence}` : `${sentence} ${sentence}`;
+}
+
+/** Why a sentence of `tokens` tokens cannot be repeated, or '' when it can: said twice it is at
+ *  least twice as long (the core refuses a text past the context, naming its length). */
+export function repeatRefusal(sentence: string, tokens: number): string {
   if (!sentence.trim()) return 'Type a sentence first.';
-  const { length } = repeated(sentence);
-  return length > CONTEXT ? `Repeated, it would be ${length} characters; the model reads at most ${CONTEXT}.` : '';
+  return 2 * tokens > CONTEXT ? `Repeated, it would be about ${2 * tokens} tokens; the model reads at most ${CONTEXT}.` : '';
 }
 
-export const UNKNOWN = '<unk>';
+/** Whether a token is one byte of a character outside ASCII (shown apart: it is not a letter). */
+export const isByte = (token: string): boolean => /^<0x[0-9A-F]{2}>$/.test(token);
 
-/** A token as the page shows it: the space and the newline as visible marks, anything else as it is
- *  (the unknown token is styled apart where it is drawn). */
+/** A token as the page shows it: a space as a visible mark (" the" as "␣the"), the newline as
+ *  one, and a byte that is part of a character (<0xE2>) as it is named. */
 export function tokenMark(token: string): string {
-  if (token === ' ') return '␣';
-  if (token === '\n') return '↵';
-  if (token === '\t') return '⇥';
-  return token;
+  return token.replace(/ /g, '␣').replace(/\n/g, '↵');
 }
 
 /** What a token is, in words, for a title or a screen reader. */
 export function tokenName(token: string): string {
-  if (token === ' ') return 'space';
-  if (token === '\n') return 'newline';
-  if (token === UNKNOWN) return 'unknown character';
-  return `“${token}”`;
+  if (/^\s+$/.test(token)) return [...token].map((c) => (c === '\n' ? 'newline' : 'space')).join(', ');
+  if (isByte(token)) return `the byte ${token.slice(1, -1)} (part of a character)`;
+  return token.startsWith(' ') ? `“${token.slice(1)}” after a space` : `“${token}”`;
 }
 
 // ---------------------------------------------------------------- a layer as a self trace
@@ -104,11 +116,11 @@ export const PATTERN_NAMES: Record<Pattern, string> = {
 };
 /** What each pattern means, in a sentence. */
 export const PATTERN_HELP: Record<Pattern, string> = {
-  previous_token: 'looks at the character just before',
-  duplicate_token: 'looks at earlier copies of the same character',
-  induction: 'looks at the character after an earlier copy of this one, to copy what came next',
-  first_token: 'looks at the first character (a resting place when there is nothing to find)',
-  current_token: 'looks at its own character',
+  previous_token: 'looks at the token just before',
+  duplicate_token: 'looks at earlier copies of the same token',
+  induction: 'looks at the token after an earlier copy of this one, to copy what came next',
+  first_token: 'looks at the first token (a resting place when there is nothing to find)',
+  current_token: 'looks at its own token',
 };
 /** A head is named by its highest pattern from this score up; below it, "mixed". */
 export const LABELLED_FROM = 0.3;
@@ -154,8 +166,8 @@ export const copies = (probe: HeadScores[][]): boolean => bestOf(probe, 'inducti
 /** What a model this small learns, and what this one did, from its heads' scores on the probe:
  *  said from the numbers, so it stays true when the weights are trained again. */
 export function modelNote(probe: HeadScores[][]): string {
-  const learned = ['which character follows which'];
-  if (bestOf(probe, 'previous_token') >= LABELLED_FROM) learned.push('to look at the previous character');
+  const learned = ['which word piece follows which'];
+  if (bestOf(probe, 'previous_token') >= LABELLED_FROM) learned.push('to look at the previous token');
   if (copies(probe)) learned.push('to copy repeated text (induction)');
   const list = learned.length > 1 ? `${learned.slice(0, -1).join(', ')} and ${learned.at(-1)}` : learned[0];
   const noCopy = copies(probe) ? ''
@@ -181,45 +193,61 @@ export function bestInduction(probe: HeadScores[][]): { layer: number; head: num
 }
 
 /** Where a text is said twice: the lag L (the copy as long as it can be, at least two tokens)
- *  at which every token from L on repeats the one L back; null when it is not. */
+ *  at which every token from L on repeats the one L back, but for the copy's first two at most
+ *  (after a space a first word may split otherwise: "My" then " My"); null when it is not. */
 export function repeatLag(tokens: string[]): number | null {
   const n = tokens.length;
-  for (let lag = Math.max(1, Math.ceil(n / 2)); lag <= n - 2; lag++) {
-    let twice = true;
-    for (let i = lag; i < n && twice; i++) twice = tokens[i] === tokens[i - lag];
-    if (twice) return lag;
+  for (let lag = Math.max(1, Math.floor((n - 1) / 2)); lag <= n - 2; lag++) {
+    let i = n - 1;
+    while (i >= lag && tokens[i] === tokens[i - lag]) i--;
+    if (n - 1 - i >= 2 && i - lag < 2) return lag;
   }
   return null;
 }
 
 /** What a head does on the second copy of a text said twice (`lag` back): of its rows (each
- *  token that repeats the one `lag` back, whose target is the token after that earlier twin), how
+ *  token from `lag` on that repeats the one `lag` back, whose target is the token after that earlier twin), how
  *  many put their largest weight on the target, the mean weight there, and the token most of
  *  the other rows look at most (with how many). */
 export interface Copying { rows: number; hits: number; mean: number; instead: { token: string; rows: number } | null }
 
 export function copying(weights: number[][], tokens: string[], lag: number): Copying {
-  let hits = 0, sum = 0;
+  let hits = 0, sum = 0, rows = 0;
   const elsewhere = new Map<string, number>();
   for (let i = lag; i < tokens.length; i++) {
+    if (tokens[i] !== tokens[i - lag]) continue;
     const row = weights[i], target = i - lag + 1;
+    rows++;
     let top = 0;
     for (let j = 1; j <= i; j++) if (row[j] > row[top]) top = j;
     sum += row[target];
     if (top === target) hits++;
     else elsewhere.set(tokens[top], (elsewhere.get(tokens[top]) ?? 0) + 1);
   }
-  const rows = tokens.length - lag;
   const [token, count] = [...elsewhere].sort((a, b) => b[1] - a[1])[0] ?? [];
   return { rows, hits, mean: rows ? sum / rows : 0, instead: token === undefined ? null : { token, rows: count } };
 }
 
-/** The caption of a text said twice: what head `head` of layer `layer` (from 1), the one that
- *  copies most on the probe, does on its second copy, counted on this text's weights. */
-export function copyCaption(c: Copying, layer: number, head: number): string {
-  const who = `head ${head} of layer ${layer} (the best induction head on random characters)`;
+/** Of the heads the probe names induction heads, the one that copies most on this text said twice
+ *  (`lag` back): the most rows on the target, then the larger mean weight there (layer and head
+ *  from 0); null when the probe names none. A model may have more than one: the caption speaks
+ *  of the one this text shows copying, whichever the probe ranks first. */
+export function copyingHead(t: ModelTrace, lag: number): { layer: number; head: number; copying: Copying } | null {
+  let best: { layer: number; head: number; copying: Copying } | null = null;
+  t.probe_head_scores.forEach((heads, l) => heads.forEach((s, h) => {
+    if (s.induction < LABELLED_FROM) return;
+    const c = copying(t.layers[l].weights[h], t.tokens, lag);
+    if (!best || c.hits > best.copying.hits || (c.hits === best.copying.hits && c.mean > best.copying.mean)) best = { layer: l, head: h, copying: c };
+  }));
+  return best;
+}
+
+/** The caption of a text said twice: what head `head` of layer `layer` (from 1), an induction
+ *  head on the probe (its score `score` there), does on its second copy, counted on this text's weights. */
+export function copyCaption(c: Copying, layer: number, head: number, score: number): string {
+  const who = `head ${head} of layer ${layer} (induction ${score.toFixed(2)} on random tokens)`;
   const where = `${c.hits} of ${c.rows} rows of the second copy`;
-  const said = (only: string) => `puts its largest weight on the character after the earlier twin in ${only}${where} (a mean weight of ${c.mean.toFixed(2)} there)`;
+  const said = (only: string) => `puts its largest weight on the token after the earlier twin in ${only}${where} (a mean weight of ${c.mean.toFixed(2)} there)`;
   if (c.hits * 2 >= c.rows) return `On this text, ${who} ${said('')}: it copies.`;
   const instead = c.instead ? `; the others look most at ${tokenName(c.instead.token)} (${c.instead.rows} of them)` : '';
   return `On this text, ${who} ${said('only ')}${instead}: it does not copy here.`;

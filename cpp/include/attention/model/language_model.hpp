@@ -4,7 +4,9 @@
 // Transformer Circuits": every head writes straight into the residual stream, so each one is
 // a pattern on the page and nothing else hides the computation; two layers are the fewest in
 // which induction heads can form (a head of layer 1 reads what a previous-token head of
-// layer 0 wrote). Tokens are characters, so every token is a letter a learner can see.
+// layer 0 wrote). Tokens are word pieces (model/word_pieces.hpp): with characters, a head that
+// looks for the twin of the token before it finds every space and every "t" of a sentence, and on
+// the short sentences a learner types it copied almost nothing; a word piece's twin is rare.
 // Positions twice: RoPE in every layer makes a head's pattern depend on how far back a key is,
 // so heads learned on short windows work on long ones (with absolute positions alone, induction
 // heads had not formed at context 128 in 6000 steps); the learned P, from the sinusoidal
@@ -17,6 +19,7 @@
 //            x_{l+1} = x_l + a_l
 //   logits = x_L W_U + b_U                                           (n, V)
 //   log_probs = log_softmax(logits)                                  (n, V): the next token after each position
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -27,20 +30,21 @@
 #include "attention/core/attention.hpp"
 #include "attention/core/error.hpp"
 #include "attention/core/scalar.hpp"
+#include "attention/model/word_pieces.hpp"
 
 namespace attention {
 
 struct LmShape {
-  long vocabulary = 97;  // V: the character vocabulary below
-  long context = 128;   // the longest input, and the rows of P
-  long d_model = 64;
+  long vocabulary = 384;  // V: the word pieces, 256 bytes and 128 merges
+  long context = 128;    // the longest input in tokens, and the rows of P
+  long d_model = 96;
   long heads = 4;       // per layer; divides d_model
   long layers = 2;
   double rope_base = 10000;  // RoPE in every layer: pairs (2i, 2i+1) of a head's columns turn by position x base^(-2i/d_k)
 };
 
 // The shape said in words, for the model card ("attention-only decoder: 2 layers of 4 causal
-// heads with RoPE, d_model 64, learned positions, context 128, characters"): every card says
+// heads with RoPE, d_model 96, learned positions, context 128, 384 word pieces"): every card says
 // how its model is built from the shape it was built with.
 std::string architecture(const LmShape& shape);
 
@@ -67,22 +71,20 @@ LmWeights zeros_like(const LmWeights& w);
 // that, attention stayed near uniform and the previous-token heads formed at half the pace.
 LmWeights init_weights(const LmShape& shape, std::uint32_t seed);
 
-// The characters the model reads: id 0 the unknown token, then the newline and printable
-// ASCII (space to tilde). A character outside them is read as the unknown token.
-const std::vector<std::string>& character_vocabulary();
-inline constexpr const char* unknown_token = "<unk>";
-std::vector<int> encode_text(const std::string& utf8);  // one id per code point
-int token_id(const std::string& entry);                 // -1 when entry is not in the vocabulary
-std::vector<int> token_ids(const std::vector<std::string>& tokens);  // each token_id, in order
+// The word pieces the playground's model reads: its merges are learned from the training text by
+// `npm run train-model`, which writes them into the core (model/tiny_lm_merges.cpp) beside the
+// weights, so that a sentence becomes tokens before the weights arrive.
+const std::vector<std::array<int, 2>>& tiny_lm_merges();
+const WordPieces& tiny_lm_pieces();  // built from them once
 
 struct LanguageModel {
   LmShape shape;
-  std::vector<std::string> vocab;  // every token as a string, in id order
+  WordPieces pieces;               // its tokens; pieces.names is the vocabulary, in id order
   LmWeights weights;
   nlohmann::json card;             // how it was trained: corpus, steps, losses, head scores
 };
 
-// The weights file: one line of JSON (format, shape, vocab, tensors and their shapes, card),
+// The weights file: one line of JSON (format, shape, merges, vocab, tensors and their shapes, card),
 // then every tensor's numbers as little-endian float16 (io/float16.hpp), row by row, in the order of named().
 // The model computes in double from exactly those float16 values.
 std::string write_model(const LanguageModel& model);

@@ -8,11 +8,11 @@
 // short_steps steps and the context after them; then u = rand(), and if u < repeat_share, a
 // span of L = 8 + randint(min(64, (n + 1) / 2) - 7) tokens at a random place (randint) is
 // written twice in a row: v = rand(), and if v < text_repeats the span is the text's own, else
-// random printable characters (randint(95) each). Only an induction head can predict the second
-// copy of random characters (no statistics of English can), so they teach exactly that: on
-// natural text alone induction heads form late, with a share of repeats within a few thousand
+// random tokens (each by randint over the trainer's random ids: the printable word pieces). Only
+// an induction head can predict the second copy of random tokens (no statistics of English can),
+// so they teach exactly that: on natural text alone induction heads form late, with a share of repeats within a few thousand
 // steps (Olsson et al. 2022). The text's own spans teach the heads to copy words too: trained on
-// random spans alone, they copied random characters and ignored a repeated English sentence;
+// random spans alone, the character model copied random characters and ignored a repeated English sentence;
 // with nine spans in ten the text's, one head does both.
 // The span's length and place vary, so no head can find the copy by its distance alone.
 //
@@ -36,7 +36,7 @@ struct LmTrainingSettings {
   long batch_size = 8;
   double learning_rate = 0.003;
   double repeat_share = 0.75;
-  double text_repeats = 0.9;  // of the repeated spans, the share that repeat the text rather than random characters
+  double text_repeats = 0.9;  // of the repeated spans, the share that repeat the text rather than random tokens
   long short_steps = 2000;  // the first steps, on windows of short_context tokens
   long short_context = 32;
   long eval_windows = 64;   // held-out windows of context + 1 tokens, from the start of the held-out text
@@ -65,6 +65,12 @@ LmWeights lm_backward(const LmShape& shape, const LmWeights& w, const std::vecto
 // The mean loss over the first `windows` windows of context + 1 tokens of text, side by side.
 double text_loss(const LmShape& shape, const LmWeights& w, const std::vector<int>& text, long windows);
 
+// The characters (UTF-8 lead bytes) per token of the tokens text_loss(shape, w, text, count)
+// predicts: its nats per token divided by this are nats per character, a unit that compares
+// models whatever their tokens.
+double characters_per_token(const WordPieces& pieces, const std::vector<int>& text, long context, long count);
+long characters(const std::string& utf8);  // its UTF-8 lead bytes: the characters a loss per character counts
+
 // How much cheaper a text is when the model has just read it (Olsson et al.'s in-context
 // learning, on a span written twice): over the first `spans` spans of context / 2 tokens of
 // text, each read in the second half of a window twice, once after the next span and once after
@@ -75,19 +81,20 @@ double text_loss(const LmShape& shape, const LmWeights& w, const std::vector<int
 double in_context_score(const LmShape& shape, const LmWeights& w, const std::vector<int>& text, long spans);
 
 // Each layer's head scores on a probe: `length` random tokens (np.random.seed(seed), randint
-// over the printable characters) repeated twice, as Olsson et al. measure induction heads;
+// over printable_pieces() of the model's tokens, an index into them) repeated twice, as Olsson et al. measure induction heads;
 // none when the two copies do not fit in the context.
 std::vector<std::vector<HeadScores>> probe_head_scores(const LanguageModel& model, long length = 50,
                                                        std::uint32_t seed = 0);
 
 // Cross-entropy of `held_out` under the add-one unigram distribution of `train`, nats per token:
-// the loss of a model that knows only how often each character occurs.
+// the loss of a model that knows only how often each token occurs.
 double unigram_loss(const std::vector<int>& train, const std::vector<int>& held_out, long vocabulary);
 
 class LmTrainer {
  public:
-  // train must hold more than context + 1 ids, held_out at least context + 1.
-  LmTrainer(const LmTrainingSettings& settings, std::vector<int> train, std::vector<int> held_out);
+  // train must hold more than context + 1 ids, held_out at least context + 1. random: the ids a
+  // random span draws from (randint over them), printable_pieces() of the model's tokens.
+  LmTrainer(const LmTrainingSettings& settings, std::vector<int> train, std::vector<int> held_out, std::vector<int> random);
 
   double step();                // one batch and one update; the batch's loss before it
   double held_out_loss() const;  // mean over the evaluation windows
@@ -98,7 +105,7 @@ class LmTrainer {
 
  private:
   LmTrainingSettings settings_;
-  std::vector<int> train_, held_out_;
+  std::vector<int> train_, held_out_, random_;
   LmWeights weights_;
   Optimizer optimizer_;
   NumpyRandom batches_;

@@ -27,6 +27,7 @@ struct WordPieces {
   std::vector<std::string> bytes;          // each token's bytes, by id: 256 + merges.size() of them
   std::vector<std::string> names;          // each token as the vocabulary and the trace write it (piece_name)
   std::unordered_map<std::uint64_t, int> rank;  // (a << 32 | b) -> r, the merge that joins a and b: built once, read by every encoding
+  std::unordered_map<std::string, int> ids;     // name -> id: what a list of tokens is read by
 };
 
 // The pieces from the merges alone (each merge's ids below its own): what a file's merges rebuild.
@@ -38,6 +39,13 @@ WordPieces word_pieces(std::vector<std::array<int, 2>> merges);
 WordPieces learn_word_pieces(const std::string& corpus, long vocabulary);
 
 std::vector<int> encode_pieces(const WordPieces& pieces, const std::string& text);  // token ids, in order
+
+// Each name's id, -1 for a string that names no token.
+std::vector<int> piece_ids(const WordPieces& pieces, const std::vector<std::string>& names);
+
+// The tokens whose bytes are all printable ASCII (space to tilde), by id: what random text is drawn
+// from (the probe of the heads, the trainer's random spans), so that it reads as text on the page.
+std::vector<int> printable_pieces(const WordPieces& pieces);
 
 // How a token is written: printable ASCII and the newline as themselves, any other byte as
 // <0xNN> (two upper-case hex digits), so that every name is valid UTF-8 and says its bytes.

@@ -39,7 +39,7 @@ import { specEntries } from '../../state/from-spec.js';
 import { autoValue } from '../../state/auto-value.js';
 import type { DrawHeatmap } from '../views/draw.js';
 import { loadLaterViews, modern } from './later-views.js';
-import { CONTEXT, MODEL, UNKNOWN, WEIGHTS_SIZE, characters, extrasOf, isModelState, isModelTrace, keepWeights, layerTrace, modelNote, repeatHint, repeatRefusal, repeated, repeatLag, copying, copyCaption, copies, bestInduction,
+import { CONTEXT, MODEL, WEIGHTS_SIZE, extrasOf, isByte, splitNote, isModelState, isModelTrace, keepWeights, layerTrace, modelNote, repeatHint, repeatRefusal, repeated, repeatLag, copyingHead, copyCaption, bestInduction,
   modelSpec, tokenMark, tokenName } from '../../state/model-mode.js';
 import { count } from '../shared/count.js';
 
@@ -110,7 +110,7 @@ export class AttentionPlayground extends LitElement {
   layer = 1;           // the model's layer the views show, from 1
   modelStatus: 'idle' | 'loading' | 'ready' | 'failed' = 'idle';  // the trained model's weights
   modelError = '';     // why they could not be loaded
-  predictAt = -1;      // the token whose next character is shown (hovered or focused); -1: the last
+  predictAt = -1;      // the token whose next token is shown (hovered or focused); -1: the last
   private card: ModelCard | null = null;
   private modelWarm = false;  // the page's module has run the model (its probe computed)
   private extras: string[] = [];  // keys a link set along with the model: sent once, for the core to name
@@ -460,7 +460,7 @@ export class AttentionPlayground extends LitElement {
     if (this.core) traceOf(this.core, spec, this).then((t) => then(t as Json | null));
   }
 
-  /** Model mode: the trained model's trace, on the spot (at 128 characters it is small), once
+  /** Model mode: the trained model’s trace, on the spot (at 128 tokens it is small), once
    *  its weights are in; the first in the page's worker (below). Keys a link set besides the
    *  model and the sentence are sent too, once: the core names the one it refuses, and the
    *  message stands beside that setting while the model runs without it. */
@@ -612,11 +612,13 @@ export class AttentionPlayground extends LitElement {
       head: sel.head, row: ed ? 0 : sel.row, col: sel.col }) as Json;
   }
 
-  /** The preset's sentence said twice, opened on the head that copies (the highest induction score
-   *  on the probe, whichever head that is after training) and on a character of the second copy. */
+  /** The preset's sentence said twice, opened on the head that copies: of the probe's induction
+   *  heads the one that copies most on this text (else the highest induction score on the probe),
+   *  whichever head that is after training, and on a token of the second copy. */
   private openOnInduction(t: ModelTrace) {
     this.toInduction = false;
-    const best = bestInduction(t.probe_head_scores);
+    const lag = repeatLag(t.tokens);
+    const best = (lag === null ? null : copyingHead(t, lag)) ?? bestInduction(t.probe_head_scores);
     this.layer = best.layer + 1;
     this.focusHead = best.head;
     this.focusToken = Math.floor((t.tokens.length * 3) / 4);
@@ -661,7 +663,8 @@ export class AttentionPlayground extends LitElement {
   /** Switches to the trained model, keeping the sentence when the model can read it. */
   private openModel = () => {
     const sentence = String(this.state.sentence);
-    if (characters(sentence) > CONTEXT) this.state = { ...this.state, sentence: [...sentence].slice(0, CONTEXT).join('') };
+    // Cut to the context in characters: each is at least one token, so most of what is kept is read.
+    if ([...sentence].length > CONTEXT) this.state = { ...this.state, sentence: [...sentence].slice(0, CONTEXT).join('') };
     this.set(SETTINGS.find((d) => d.key === 'model')!, MODEL);
     this.note = '';  // a note on the random example (a preset's) is not the trained model's
     this.toIntroduction = true;
@@ -669,8 +672,8 @@ export class AttentionPlayground extends LitElement {
 
   private repeatSentence = () => {
     const sentence = String(this.state.sentence);
-    if (repeatRefusal(sentence)) return;
-    this.setSentence(repeated(sentence).text);
+    if (repeatRefusal(sentence, this.model?.tokens.length ?? 0)) return;
+    this.setSentence(repeated(sentence));
   };
 
   /** The matrix whose rows are the tokens keeps the learner's rows as words come and go; a new
@@ -979,7 +982,7 @@ export class AttentionPlayground extends LitElement {
     return settingControl(def, {
       value: this.state[def.key], set: (text) => this.set(def, text), message: this.inputErrors[def.key] || home,
       disabled: locked, hint: locked ? 'set by your matrix' : def.key !== 'sentence' ? ''
-        : this.modelMode() ? `Its tokens are characters: at most ${CONTEXT} (${characters(String(this.state.sentence))} now).` : this.compact ? '' : WORDS.startHere,
+        : this.modelMode() ? `It reads word pieces: at most ${CONTEXT} tokens${this.model ? ` (${this.model.tokens.length} now)` : ''}.` : this.compact ? '' : WORDS.startHere,
       auto: autoValue(def.key, this.shownTrace),
       extra: def.key === 'seed' ? html`<button class="small" @click=${this.newSeed} title="Draw a new random seed">new random</button>` : undefined,
     });
@@ -1220,16 +1223,18 @@ export class AttentionPlayground extends LitElement {
   /** What a step says of a layer of the trained model, where its words for random weights do not fit. */
   private modelStep(id: string): Partial<Step> {
     const second = this.layer > 1;
+    const spec = this.model?.layers[this.layer - 1]?.spec as { d_model?: number; heads?: number } | undefined;
+    const d = spec?.d_model ?? 0, dk = d / (spec?.heads ?? 1);  // the model's shape, as its trace says it
     switch (id) {
       case 'embed': return {
         title: `The residual stream into layer ${this.layer}`,
-        formula: second ? 'X = E[character] + P[position] + the earlier layers’ outputs' : 'X = E[character] + P[position]   (both learned)',
-        text: second ? `What layer ${this.layer} reads: each character’s learned embedding plus its position’s, with every earlier layer’s output added on. So a head here can use what a head of layer ${this.layer - 1} found: an induction head reads the work of a previous-token head.`
-          : 'Each character’s learned embedding plus its position’s: 64 numbers per token, the same character at another position gets another row. Layer 2 reads this stream after layer 1 has added its output to it.',
+        formula: second ? 'X = E[token] + P[position] + the earlier layers’ outputs' : 'X = E[token] + P[position]   (both learned)',
+        text: second ? `What layer ${this.layer} reads: each token’s learned embedding plus its position’s, with every earlier layer’s output added on. So a head here can use what a head of layer ${this.layer - 1} found: an induction head reads the work of a previous-token head.`
+          : `Each token’s learned embedding plus its position’s: ${d} numbers per token, the same word piece at another position gets another row. Layer 2 reads this stream after layer 1 has added its output to it.`,
       };
-      case 'project': return { text: 'The learned W_q, W_k and W_v turn each row of X into a query (what this character looks for), a key (what it offers) and a value (what it passes on); head i uses its own 16 columns of each.' };
-      case 'mask': return { text: 'The model predicts each next character from the ones before it, so it may not look ahead: the causal mask hides every later position (hatched).' };
-      case 'concat': return { text: `The heads’ outputs side by side, mixed back to 64 columns by W_o. The layer adds this output to X: the residual stream ${second ? 'that a learned unembedding turns into the next-character probabilities above' : 'layer 2 reads'}.` };
+      case 'project': return { text: `The learned W_q, W_k and W_v turn each row of X into a query (what this token looks for), a key (what it offers) and a value (what it passes on); head i uses its own ${dk} columns of each.` };
+      case 'mask': return { text: 'The model predicts each next token from the ones before it, so it may not look ahead: the causal mask hides every later position (hatched).' };
+      case 'concat': return { text: `The heads’ outputs side by side, mixed back to ${d} columns by W_o. The layer adds this output to X: the residual stream ${second ? 'that a learned unembedding turns into the next-token probabilities above' : 'layer 2 reads'}.` };
       default: return {};
     }
   }
@@ -1309,8 +1314,8 @@ export class AttentionPlayground extends LitElement {
     return html`<p class="random-note">${WORDS.random} <button class="small" data-action="open-model" @click=${this.openModel}>${WORDS.openModel}</button></p>`;
   }
 
-  /** The trained model's tokens: characters, the space and the newline as marks, the unknown
-   *  token apart. Hovering or focusing one shows what the model expects after it; a click
+  /** The trained model's tokens: word pieces, a leading space and the newline as marks, a byte
+   *  of a character outside ASCII apart. Hovering or focusing one shows what the model expects after it; a click
    *  follows it in the views below too. */
   private modelTokens(t: ModelTrace) {
     const following = Math.min(this.focusToken, t.tokens.length - 1);
@@ -1324,9 +1329,10 @@ export class AttentionPlayground extends LitElement {
       this.predictAt = Number(i);
     };
     const pick = (e: Event) => { const i = at(e); if (i !== undefined) { this.predictAt = Number(i); this.follow(Number(i)); } };
-    return html`<div class="tokens model" part="tokens" role="group" aria-label="Tokens: the characters the model reads"
+    return html`<p class="hint split-note">${splitNote(t.tokens)}</p>
+      <div class="tokens model" part="tokens" role="group" aria-label="Tokens: the word pieces the model reads"
         @mouseover=${predict} @focusin=${predict} @click=${pick}>
-      ${t.tokens.map((tok, i) => html`<button class="token ${tok === UNKNOWN ? 'unk' : tok === ' ' || tok === '\n' || tok === '\t' ? 'mark' : ''}" data-index=${i}
+      ${t.tokens.map((tok, i) => html`<button class="token ${isByte(tok) ? 'byte' : /^\s+$/.test(tok) ? 'mark' : ''}" data-index=${i}
         aria-pressed=${i === following ? 'true' : 'false'} aria-label="position ${i}: ${tokenName(tok)}">${tokenMark(tok)}</button>`)}
     </div>`;
   }
@@ -1335,14 +1341,14 @@ export class AttentionPlayground extends LitElement {
    *  its second copy, counted on this trace; else what repeating is for. */
   private copyLine(t: ModelTrace): string {
     const lag = repeatLag(t.tokens);
-    if (lag === null || !copies(t.probe_head_scores)) return repeatHint(t.probe_head_scores);
-    const best = bestInduction(t.probe_head_scores);
-    return copyCaption(copying(t.layers[best.layer].weights[best.head], t.tokens, lag), best.layer + 1, best.head);
+    const best = lag === null ? null : copyingHead(t, lag);
+    if (!best) return repeatHint(t.probe_head_scores);
+    return copyCaption(best.copying, best.layer + 1, best.head, t.probe_head_scores[best.layer][best.head].induction);
   }
 
   /** Repeat my sentence: the sentence twice, so an induction head has something to copy. */
   private repeatBar() {
-    const why = repeatRefusal(String(this.state.sentence));
+    const why = repeatRefusal(String(this.state.sentence), this.model?.tokens.length ?? 0);
     return html`<div class="model-bar">
       <button class="small" data-action="repeat" ?disabled=${Boolean(why)} aria-describedby="repeat-why" @click=${this.repeatSentence}>Repeat my sentence</button>
       <span class="hint" id="repeat-why">${this.model && (!why || repeatLag(this.model.tokens) !== null) ? `${this.copyLine(this.model)} ${why}`.trim() : why}</span>
@@ -1355,7 +1361,7 @@ export class AttentionPlayground extends LitElement {
     return html`<section class="card next" part="card" id="model-next">
       <h2>What comes next</h2>
       <ap-next-token .model=${t} .at=${at}></ap-next-token>
-      ${at >= 0 && at !== t.tokens.length - 1 ? html`<button class="small" data-action="predict-last" @click=${() => (this.predictAt = -1)}>after the last character</button>` : nothing}
+      ${at >= 0 && at !== t.tokens.length - 1 ? html`<button class="small" data-action="predict-last" @click=${() => (this.predictAt = -1)}>after the last token</button>` : nothing}
     </section>`;
   }
 
@@ -1364,8 +1370,8 @@ export class AttentionPlayground extends LitElement {
     const pick = (e: CustomEvent) => this.pickLayer(e.detail.layer, e.detail.head);
     return html`<section class="card overview" part="card" id="model-heads">
       <h2>What each head does</h2>
-      <p class="about">Each head’s weights on this text (row: the character that looks; the future is hidden), named by what it does in general:
-        its highest score on random characters repeated twice, when that is at least 0.3; beside it, the same score on this text. Pick one to see it below.</p>
+      <p class="about">Each head’s weights on this text (row: the token that looks; the future is hidden), named by what it does in general:
+        its highest score on random tokens repeated twice, when that is at least 0.3; beside it, the same score on this text. Pick one to see it below.</p>
       <ap-heads-overview .model=${t} .layer=${this.layer} .head=${this.focusHead} @head-select=${pick}></ap-heads-overview>
     </section>`;
   }
@@ -1385,12 +1391,12 @@ export class AttentionPlayground extends LitElement {
     const c = this.card;
     return html`<p class="about model-about">${this.model ? modelNote(this.model.probe_head_scores) : ''}</p>
       ${c ? html`<details class="model-card"><summary>How it was trained</summary><p>${c.architecture}.
-        ${c.name ? 'Trained in this tab' : 'Trained'} on ${count(c.corpus.fortunes)} fortunes of Debian’s ${c.corpus.package} package (${count(c.corpus.train_characters)} characters),
+        ${c.name ? 'Trained in this tab' : 'Trained'} on ${count(c.corpus.fortunes)} fortunes of Debian’s ${c.corpus.package} package (${count(c.corpus.train_characters)} characters${c.corpus.train_tokens ? `, ${count(c.corpus.train_tokens)} tokens` : ''}),
         ${count(c.training.steps)} steps of ${c.training.batch} texts. On fortunes it never saw it scores ${short(c.held_out_loss)} nats a character,
-        against ${short(c.unigram_loss)} for letter frequencies alone (lower is better).</p></details>` : nothing}`;
+        against ${short(c.unigram_loss)} for token frequencies alone (lower is better).</p></details>` : nothing}`;
   }
 
-  /** Model mode, above the walkthrough: the note, the tokens, Repeat, the next character, the
+  /** Model mode, above the walkthrough: the note, the tokens, Repeat, the next token, the
    *  heads; each part in a `block` of its own (drawn when in sight, a few a frame). */
   private modelPanels(block: (content: () => unknown) => unknown) {
     return html`${block(() => html`${this.modelAbout()}${this.modelTokens(this.model!)}${this.repeatBar()}`)}

@@ -1,5 +1,5 @@
 // What <attention-trainer> draws for the "Language model" task: the loss against the steps (the
-// batches' and the held-out, in nats per character, beside letter frequencies alone), the
+// batches' and the held-out, in nats per character, beside token frequencies alone), the
 // in-context score (a held-out span read after itself against after another span), and every
 // head's previous-token and induction score on the same step axis, so that the induction heads
 // forming (Olsson et al.'s phase change) shows beside what the loss and the in-context score do
@@ -15,13 +15,13 @@ export const FORMED = 0.3;
 
 /** What the task is, said beside the charts. */
 export const LM_EXPLANATION = html`The playground’s trained model, learning from scratch in this tab: two layers of four causal attention heads,
-  d_model 64, RoPE, characters as its tokens (97 of them) and nothing else, reading Debian’s fortunes (5,880 quotations and jokes, 820 KB, fetched when you
-  pick this task) to guess the next character. The loss, in nats per character, starts above ln 97 ≈ 4.57 (a blind guess): random weights guess wrong with confidence. Watch the
-  <b>previous-token heads</b> form (a character looks at the one before it), and watch for <b>induction heads</b> in layer 2 (a character looks at
+  d_model 96, RoPE, word pieces as its tokens (384 of them: the bytes and the merges the playground’s model reads with) and nothing else, reading Debian’s fortunes (5,880 quotations and jokes, 820 KB, fetched when you
+  pick this task) to guess the next token. The loss is in nats per character, so that it compares with a model of other tokens; random weights guess wrong with confidence. Watch the
+  <b>previous-token heads</b> form (a token looks at the one before it), and watch for <b>induction heads</b> in layer 2 (a token looks at
   what followed an earlier copy of itself, to copy it): when they form, the model suddenly predicts a text it has just read far better the second
-  time (the in-context score jumps), the phase change of Olsson et al. (2022), “In-context learning and induction heads”. The first 2,000 steps read windows of 32 characters, where the heads form several times sooner;
-  the held-out loss, on windows of 128, drops when the model first reads windows that long, and the probe (100 characters) scores the heads once
-  the windows grow to 128 (here the induction head passed 0.3 near step 2,750 and 0.5 near step 3,500). A head’s score is measured on 50 random characters written twice: 1 is a perfect head.`;
+  time (the in-context score jumps), the phase change of Olsson et al. (2022), “In-context learning and induction heads”. The first 2,000 steps read windows of 32 tokens, where the heads start to form;
+  the held-out loss, on windows of 128, drops when the model first reads windows that long, and the probe (100 tokens) scores the heads
+  (with the defaults the induction head passes 0.3 at step 2,050 and 0.8 by step 2,250). A head’s score is measured on 50 random word pieces written twice: 1 is a perfect head.`;
 
 /** A head's colour: layer 0 cool, layer 1 warm, a hue for each head; a CSS variable, lighter in
  *  the dark theme (LM_STYLES). */
@@ -100,10 +100,10 @@ function chart(id: string, label: string, width: number, maxStep: number, y: [nu
 
 export interface LossChart { history: LmHistory; unigram: number; width: number; maxStep: number; marker: number | null }
 
-/** The loss: the batches' (light, noisy) and the held-out (bold), and letter frequencies alone
+/** The loss: the batches' (light, noisy) and the held-out (bold), and token frequencies alone
  *  (dashed). Its top is the highest loss after the first tenth of the steps, so that what the loss
  *  does then (the bump as the induction heads form) fills the height: the first steps' fall
- *  enters from above, and letter frequencies, once the model is well below them, are above the
+ *  enters from above, and token frequencies, once the model is well below them, are above the
  *  top; the key says both. */
 export function lossChart({ history: h, unigram, width, maxStep, marker }: LossChart): TemplateResult {
   const n = h.step.length, first = h.step[0], last = h.step[n - 1];
@@ -119,8 +119,8 @@ export function lossChart({ history: h, unigram, width, maxStep, marker }: LossC
   const e = h.eval_loss[n - 1], t = h.loss[n - 1];
   // The baseline's label sits at the right, above its line, or below it when the line runs near the top.
   const at = T + (H - T - B) * (1 - (unigram - y[0]) / (y[1] - y[0]));
-  const label = baselineShown ? svg`<text x=${w(width) - R - 6} y=${at - T < 24 ? at + 14 : at - 5} text-anchor="end" class="baseline">letter frequencies alone, ${short(unigram)}</text>` : svg``;
-  return html`${chart('loss', `Loss against steps: at step ${last} the batches' loss is ${short(t)} and the held-out loss ${short(e)} nats per character; letter frequencies alone give ${short(unigram)}.`,
+  const label = baselineShown ? svg`<text x=${w(width) - R - 6} y=${at - T < 24 ? at + 14 : at - 5} text-anchor="end" class="baseline">token frequencies alone, ${short(unigram)}</text>` : svg``;
+  return html`${chart('loss', `Loss against steps: at step ${last} the batches' loss is ${short(t)} and the held-out loss ${short(e)} nats per character; token frequencies alone give ${short(unigram)}.`,
     width, maxStep, y, [
       { key: 'unigram', xs: [0, maxStep], ys: [unigram, unigram], colour: 'currentColor', width: 1.2, opacity: 0.55, dashed: true },
       { key: 'loss', xs: h.step, ys: h.loss, colour: LOSS, width: 1.4, opacity: 0.55 },
@@ -128,21 +128,21 @@ export function lossChart({ history: h, unigram, width, maxStep, marker }: LossC
     ], marker, [label])}
     <div class="lm-key"><span><i style="border-color:${HELD_OUT};border-top-width:3px"></i>held-out fortunes</span>
       <span><i style="border-color:${LOSS};opacity:0.6"></i>training batches</span>
-      <span><i style="border-top-style:dashed"></i>letter frequencies alone${baselineShown ? '' : html`, ${short(unigram)}: above the top`}</span>
+      <span><i style="border-top-style:dashed"></i>token frequencies alone${baselineShown ? '' : html`, ${short(unigram)}: above the top`}</span>
       ${clipped ? html`<span class="clipped">↑ it starts above the top, at ${short(Math.max(h.eval_loss[0], h.loss[0]))} (step ${first})</span>` : nothing}</div>`;
 }
 
 export interface InContextChart { history: LmHistory; width: number; maxStep: number; marker: number | null }
 
 /** The in-context score: how much less a held-out span costs read right after itself than after
- *  another span (the same characters at the same places). A model that cannot look back at a
+ *  another span (the same tokens at the same places). A model that cannot look back at a
  *  copy scores about 0; Olsson et al.'s phase change is its jump as the induction heads form
  *  (the marker). */
 export function inContextChart({ history: h, width, maxStep, marker }: InContextChart): TemplateResult {
   const values = h.in_context.filter(Number.isFinite);
   const lo = Math.min(0, ...values), hi = Math.max(0.5, ...values), pad = 0.06 * (hi - lo);
   const last = h.in_context[h.in_context.length - 1];
-  return chart('in_context', `In-context score against steps: at step ${h.step[h.step.length - 1]} a held-out span costs ${short(last)} nats per character less read right after itself than after another span.`,
+  return chart('in_context', `In-context score against steps: at step ${h.step[h.step.length - 1]} a held-out span costs ${short(last)} nats per token less read right after itself than after another span.`,
     width, maxStep, [lo - pad, hi + pad], [
       { key: 'zero', xs: [0, maxStep], ys: [0, 0], colour: 'currentColor', width: 1.2, opacity: 0.55, dashed: true },
       { key: 'in_context', xs: h.step, ys: h.in_context, colour: HELD_OUT, width: 2.4 },

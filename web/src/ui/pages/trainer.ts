@@ -416,9 +416,9 @@ export class AttentionTrainer extends TableElement {
       <div class="lm-charts">
         <h3>Loss <span class="sub">(nats per character, lower is better)</span></h3>
         ${lossChart({ history: h, unigram: started.unigram, width, maxStep, marker })}
-        <h3>In-context score <span class="sub">(how much less a held-out text costs read right after itself than after another, nats per character)</span></h3>
+        <h3>In-context score <span class="sub">(how much less a held-out text costs read right after itself than after another, nats per token)</span></h3>
         ${inContextChart({ history: h, width, maxStep, marker })}
-        <h3>Previous-token score <span class="sub">(each head: looks at the character just before)</span></h3>
+        <h3>Previous-token score <span class="sub">(each head: looks at the token just before)</span></h3>
         ${headChart({ history: h, pattern: 'previous_token', width, maxStep, marker })}
         ${headLegend(h, 'previous_token')}
         <h3>Induction score <span class="sub">(looks at what followed an earlier copy, to copy it)</span></h3>
@@ -436,7 +436,7 @@ export class AttentionTrainer extends TableElement {
     return html`<div class="card open">
       <h2>Look inside</h2>
       <p>Open the model <b>as trained so far in this tab</b> in the playground: every layer and head on a sentence of yours, the heads overview
-        and the likeliest next characters. It shows the weights of the step you open it at and does not follow the training: open it again for a later step.</p>
+        and the likeliest next tokens. It shows the weights of the step you open it at and does not follow the training: open it again for a later step.</p>
       <p><button data-action="open-playground" @click=${this.openPlayground} ?disabled=${!step || this.opening}>${this.opening ? 'Opening…'
         : this.opened ? `Open step ${step} in the playground` : 'Open in the playground'}</button></p>
       ${this.openError ? html`<p class="message" role="alert">${this.openError}</p>` : nothing}

@@ -1,7 +1,7 @@
 // Every head of the trained model at a glance, as BertViz's model view: a row per layer, a
 // thumbnail per head of its weights on this text (row i: where token i looks; the hidden future
 // left blank), named by what the head does in general (its highest score on the probe, random
-// characters repeated twice, when that is at least 0.3; else "mixed"), with two numbers side by
+// tokens repeated twice, when that is at least 0.3; else "mixed"), with two numbers side by
 // side, each named: that score on the probe and the same pattern's score on this text (a mixed
 // head's number says which pattern it is). Clicking a head picks it for the views below.
 // The thumbnails are canvases repainted when the weights change (not rebuilt), and only while
@@ -64,12 +64,12 @@ export class HeadsOverview extends DeferredElement {
         const picked = l + 1 === this.layer && h === this.head;
         return html`<button class="thumb" data-layer=${l + 1} data-head=${h} data-pattern=${label.pattern ?? 'mixed'}
             data-score=${label.score} data-own=${own[pattern]} aria-pressed=${picked ? 'true' : 'false'}
-            title="In general (random characters repeated twice): ${all}.${label.pattern ? ` A ${label.name} head ${PATTERN_HELP[label.pattern]}.` : ''} Click to show this head below."
+            title="In general (random tokens repeated twice): ${all}.${label.pattern ? ` A ${label.name} head ${PATTERN_HELP[label.pattern]}.` : ''} Click to show this head below."
             @click=${() => this.pick(l + 1, h)}>
           <canvas data-layer=${l} data-head=${h} role="img" aria-label="layer ${l + 1} head ${h}: its weights on this text"></canvas>
           <span class="words"><span class="head">head ${h}</span>
           <span class="label ${label.pattern ? '' : 'mixed'}">${label.name}</span>
-          <span class="scores"><span class="probe">${label.pattern ? '' : `highest: ${PATTERN_NAMES[pattern]} `}${short(label.score)} on random characters</span>
+          <span class="scores"><span class="probe">${label.pattern ? '' : `highest: ${PATTERN_NAMES[pattern]} `}${short(label.score)} on random tokens</span>
             <span class="own">${short(own[pattern])} here</span></span></span>
         </button>`;
       })}</div></div>`)}`;

@@ -1,10 +1,10 @@
 // What the trained model expects next: after one position of the text, its five likeliest next
-// characters as a bar list, each bar its probability (the exp of the trace's log-probability,
-// from 0 to 1, so the five bars together fill at most one). The character the text goes on
+// tokens as a bar list, each bar its probability (the exp of the trace's log-probability,
+// from 0 to 1, so the five bars together fill at most one). The token the text goes on
 // with, when it is one of them, is marked.
 import { LitElement, css as style, html, nothing } from 'lit';
 import { SEQUENTIAL, full, short, swatchOf } from '../shared/colour.js';
-import { UNKNOWN, tokenMark, tokenName, topNext } from '../../state/model-mode.js';
+import { isByte, tokenMark, tokenName, topNext } from '../../state/model-mode.js';
 import type { ModelTrace } from '../../core/attention.js';
 
 export class NextToken extends LitElement {
@@ -16,7 +16,7 @@ export class NextToken extends LitElement {
     :host { display: block; font-size: 0.88rem; }
     p { margin: 0 0 0.35rem; }
     .tok { font-family: var(--ap-mono, ui-monospace, monospace); font-weight: 700; }
-    .tok.unk { font-style: italic; font-weight: 400; }
+    .tok.byte { font-style: italic; font-weight: 400; }
     ol { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: auto minmax(4rem, 14rem) auto; gap: 0.2rem 0.5rem; align-items: center; }
     li { display: contents; }
     li .tok { text-align: center; min-width: 1.6rem; padding: 0 0.3rem; border: 1px solid var(--ap-line, #ccc); border-radius: 5px; background: var(--ap-card, #fff); }
@@ -35,9 +35,9 @@ export class NextToken extends LitElement {
     const guesses = topNext(t.log_probs[at], t.vocab);
     const actual = at + 1 < n ? t.tokens[at + 1] : null;
     const colour = swatchOf(0.75, SEQUENTIAL).style.replace(/;color:[^;]*/g, '');
-    const shown = (token: string) => html`<span class="tok ${token === UNKNOWN ? 'unk' : ''}" title=${tokenName(token)}>${tokenMark(token)}</span>`;
-    return html`<p>After ${shown(t.tokens[at])} (position ${at}${at === n - 1 ? ', the last' : ''}), the model’s five likeliest next characters:</p>
-      <ol aria-label="the five likeliest next characters and their probabilities">${guesses.map((g) => html`<li class=${g.token === actual ? 'actual' : ''}
+    const shown = (token: string) => html`<span class="tok ${isByte(token) ? 'byte' : ''}" title=${tokenName(token)}>${tokenMark(token)}</span>`;
+    return html`<p>After ${shown(t.tokens[at])} (position ${at}${at === n - 1 ? ', the last' : ''}), the model’s five likeliest next tokens:</p>
+      <ol aria-label="the five likeliest next tokens and their probabilities">${guesses.map((g) => html`<li class=${g.token === actual ? 'actual' : ''}
           data-token=${g.token} data-value=${g.p} aria-label="${tokenName(g.token)}: ${full(g.p)}${g.token === actual ? ' (what comes next here)' : ''}">
         ${shown(g.token)}<span class="bar" aria-hidden="true"><i style="width:${(Math.min(1, g.p) * 100).toFixed(2)}%;${colour}"></i></span>
         <span class="p" title=${full(g.p)}>${short(g.p)}</span></li>`)}</ol>
