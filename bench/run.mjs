@@ -502,7 +502,7 @@ async function training() {
 
 // The trained model: what its heads do and how well it predicts (the shipped weights, measured
 // here from the file through the core, beside the card's figures from its training run), model
-// mode's input to frame at MODEL_TOKENS characters, and its training step in Chromium against
+// mode's input to frame at MODEL_TOKENS tokens, and its training step in Chromium against
 // the same step natively: LM_SPANS spans of LM_STEPS steps on each side, in turns, each side's
 // fastest kept, as the tasks' training is timed (above). One span of 30 steps a side gave
 // Chromium ÷ native from 0.88 to 1.41 within one run, as the machine's slow spells fell.
@@ -530,12 +530,13 @@ async function model() {
   const texts = ['train', 'held-out'].map((part) => readFileSync(new URL(`models/tiny-lm-${part}.txt`, root), 'utf8'));
   try {
     for (let run = 0; run < RUNS; run++) {
-      const page = await openSettled(browser, server.base, `model=tiny-lm&sentence=${encodeURIComponent('the cat sat on a mat '.repeat(4).slice(0, MODEL_TOKENS))}`);
+      const start = Array.from({ length: MODEL_TOKENS }, (_, i) => 'QZXJVK.;:!?'[(i * 7) % 11]).join('');  // MODEL_TOKENS tokens, as the typist's
+      const page = await openSettled(browser, server.base, `model=tiny-lm&sentence=${encodeURIComponent(start)}`);
       const times = await page.evaluate(editSentence, { edits: EDITS, tokens: MODEL_TOKENS, characters: true });
       await page.close();
       typing.push({ p95: quantile(times.map((t) => t.work), 0.95), frame_p95: quantile(times.map((t) => t.frame), 0.95) });
 
-      // The same steps natively and in a fresh page: batch 16, on windows of 128 characters (the
+      // The same steps natively and in a fresh page: batch 16, on windows of 128 tokens (the
       // steps after the short ones, most of a run's time).
       const tab = await browser.newPage();
       await tab.goto(server.base + 'train.html');
@@ -593,7 +594,7 @@ async function model() {
     chromium_vs_native: spread(perSecond['wasm-chromium'].map((x, i) => x / perSecond.native[i])),
     ...(formed.length ? { induction_0_3_seconds: spread(formed.map((f) => f.seconds)), induction_0_3_step: formed.map((f) => f.step) } : {}),
   };
-  say(`model mode, ${MODEL_TOKENS} characters, ${RUNS} runs of ${EDITS} edits: work p95 ${row.p95_ms.runs.map((x) => x.toFixed(1)).join(', ')} ms`);
+  say(`model mode, ${MODEL_TOKENS} tokens, ${RUNS} runs of ${EDITS} edits: work p95 ${row.p95_ms.runs.map((x) => x.toFixed(1)).join(', ')} ms`);
   say(`language-model training, batch 16: native ${row.steps_per_second.native.runs.map((x) => x.toFixed(1)).join('/')} steps/s, ` +
     `Chromium ${row.steps_per_second['wasm-chromium'].runs.map((x) => x.toFixed(1)).join('/')} steps/s; Chromium ÷ native ${row.chromium_vs_native.runs.map((x) => x.toFixed(2)).join('/')}`);
   if (formed.length) say(`in the tab, /learn/'s defaults: the best induction score reached 0.3 after ${formed.map((f) => `${f.seconds.toFixed(0)} s (step ${f.step})`).join(', ')}`);

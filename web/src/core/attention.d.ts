@@ -36,9 +36,11 @@ export interface ModelCard {
   /** Only on a model trained in /learn/'s tab ("trained in this tab, step 300"); the shipped model has none. */
   name?: string;
   architecture: string;
-  corpus: { package: string; version: string; files: string[]; fortunes: number; train_characters: number; held_out_characters: number };
+  /** The texts' lengths; in tokens too on the shipped card (a tab's run counts characters only). */
+  corpus: { package: string; version: string; files: string[]; fortunes: number; train_characters: number; held_out_characters: number;
+    train_tokens?: number; held_out_tokens?: number };
   training: { seed: number; steps: number; batch: number; learning_rate: number; repeat_share: number; seconds: number };
-  /** Nats per token on the held-out fortunes, and the same for character frequencies alone. */
+  /** Nats per character on the held-out fortunes, and the same for token frequencies alone. */
   held_out_loss: number;
   unigram_loss: number;
   probe: string;
