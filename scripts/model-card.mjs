@@ -23,7 +23,7 @@ export function modelCard() {
   return [
     BEGIN,
     '',
-    `- **Architecture:** ${card.architecture}; ${bytes.length.toLocaleString('en')} bytes of float16 weights.`,
+    `- **Architecture:** ${card.architecture}; ${bytes.length.toLocaleString('en')} bytes of weights, each a row's int8 step.`,
     `- **Tokens:** ${shape.vocabulary} word pieces: the 256 bytes and ${header.merges.length} merges learned from the training text (byte-pair encoding, as GPT-2's; ${f(corpus.train_characters / corpus.train_tokens)} characters a token there). Every text encodes; a character outside ASCII that no merge joins is read as its bytes.`,
     `- **Corpus:** Debian's \`${corpus.package}\` package, version ${corpus.version}: the files ${corpus.files.join(', ')}; ${corpus.fortunes.toLocaleString('en')} fortunes, every tenth held out (${corpus.held_out_characters.toLocaleString('en')} characters, ${corpus.held_out_tokens.toLocaleString('en')} tokens), never trained on (${corpus.train_characters.toLocaleString('en')} characters, ${corpus.train_tokens.toLocaleString('en')} tokens trained on).`,
     `- **Training:** ${training.steps.toLocaleString('en')} steps of Adam (learning rate ${training.learning_rate}), batches of ${training.batch} windows of ${training.short_context + 1} tokens for the first ${training.short_steps.toLocaleString('en')} steps and of ${shape.context + 1} after them, a share of ${training.repeat_share} of them holding a span written twice (${training.text_repeats} of those spans the text itself, the rest random printable word pieces); seed ${training.seed}; ${Math.round(training.seconds)} s on one core of the machine that trained it.`,

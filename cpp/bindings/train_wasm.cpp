@@ -72,8 +72,7 @@ std::string lm_start(const std::string& settings, const std::string& train, cons
   }
   held_out_characters_per_token = attention::characters_per_token(pieces, held_out_ids, s.shape.context, s.eval_windows);
   train_characters_per_token = static_cast<double>(attention::characters(train)) / static_cast<double>(train_ids.size());
-  const double unigram = attention::unigram_loss(train_ids, held_out_ids, s.shape.vocabulary) * static_cast<double>(held_out_ids.size()) /
-                         static_cast<double>(attention::characters(held_out));
+  const double unigram = attention::unigram_loss_per_character(train_ids, held_out_ids, held_out, s.shape.vocabulary);
   language.emplace(s, train_ids, held_out_ids, attention::printable_pieces(pieces));
   return text(json{{"settings", {{"seed", s.seed}, {"learning_rate", s.learning_rate}, {"batch_size", s.batch_size},
                                  {"repeat_share", s.repeat_share}, {"text_repeats", s.text_repeats},

@@ -98,8 +98,7 @@ int main(int argc, char** argv) {
   const std::vector<int> train = encode_pieces(pieces, train_text), held_out = encode_pieces(pieces, held_out_text);
   LmTrainer trainer(settings, train, held_out, printable_pieces(pieces));
   // Losses per character, which compare across tokenizers (the held-out text's characters are its UTF-8 lead bytes).
-  const double unigram = unigram_loss(train, held_out, settings.shape.vocabulary) * static_cast<double>(held_out.size()) /
-                         static_cast<double>(characters(held_out_text));
+  const double unigram = unigram_loss_per_character(train, held_out, held_out_text, settings.shape.vocabulary);
   const double per_character = characters_per_token(pieces, held_out, settings.shape.context, settings.eval_windows);
   const auto start = std::chrono::steady_clock::now();
   double recent = 0;
@@ -123,7 +122,7 @@ int main(int argc, char** argv) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   LanguageModel model{settings.shape, pieces, trainer.weights(), {}};
-  model = read_model(write_model(model)).value();  // the card's figures are those of the float16 weights shipped
+  model = read_model(write_model(model)).value();  // the card's figures are those of the weights shipped, rounded as the file keeps them
   const double loss = text_loss(model.shape, model.weights, held_out, settings.eval_windows);
   // The baseline beside the trained heads: the best scores of the same model at step 0.
   nlohmann::json untrained = {{"previous_token", 0.0}, {"induction", 0.0}};
@@ -144,7 +143,7 @@ int main(int argc, char** argv) {
   }
   model.card = {{"architecture", architecture(settings.shape)},
                 {"corpus", {{"package", "fortunes"}, {"version", version}, {"files", kFiles}, {"fortunes", fortunes},
-                            {"train_characters", train_text.size()}, {"held_out_characters", held_out_text.size()},
+                            {"train_characters", characters(train_text)}, {"held_out_characters", characters(held_out_text)},
                             {"train_tokens", train.size()}, {"held_out_tokens", held_out.size()}}},
                 {"training", {{"seed", settings.seed}, {"steps", steps}, {"batch", settings.batch_size},
                               {"learning_rate", settings.learning_rate}, {"repeat_share", settings.repeat_share},

@@ -68,7 +68,7 @@ test('the language model trains natively and in wasm to the same weights, step f
   const text = (f) => readFileSync(new URL(`../../models/${f}`, import.meta.url), 'utf8');
   assert.equal(training.lmStart({ short_steps: 1, eval_windows: 64 }, text('tiny-lm-train.txt'), text('tiny-lm-held-out.txt')).error, undefined);
   training.lmStep(3);
-  const body = (bytes) => Buffer.from(bytes).subarray(bytes.indexOf(10) + 1);  // the float16 numbers after the header line
+  const body = (bytes) => Buffer.from(bytes).subarray(bytes.indexOf(10) + 1);  // the weights' numbers after the header line
   const wasm = body(training.lmModel()), native = body(readFileSync(out));
   assert.equal(wasm.length, native.length);
   assert.ok(wasm.equals(native), 'bit for bit');

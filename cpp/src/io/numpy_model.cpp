@@ -1,9 +1,9 @@
 // The NumPy program of the trained model: its weights written into the program (base64 of the
-// float16 file), then the forward pass, so that every number of the trace is rebuilt by NumPy
+// weights file's numbers), then the forward pass, so that every number of the trace is rebuilt by NumPy
 // alone, with no file and no download.
 #include "attention/io/numpy_emit.hpp"
 
-#include "attention/io/float16.hpp"
+#include "attention/io/int8_rows.hpp"
 #include "attention/io/python_source.hpp"
 #include "attention/model/language_model.hpp"
 
@@ -39,7 +39,7 @@ std::string numpy_model_program(const Spec& s, const LanguageModel& model) {
   std::string tensors, data;
   for (const auto& [name, t] : named(model.weights)) {
     tensors += "    (" + python_string(name) + ", (" + std::to_string(t->rows()) + ", " + std::to_string(t->cols()) + ")),\n";
-    append_float16(data, *t);
+    append_int8_rows(data, *t);
   }
   return "# -*- coding: utf-8 -*-\n"
          "# Rebuilds the Attention Playground trace of the trained model (tiny-lm) with NumPy alone.\n"
@@ -52,14 +52,17 @@ std::string numpy_model_program(const Spec& s, const LanguageModel& model) {
          "ids = np.array([vocab.index(t) for t in tokens])\n"
          "n, d_model, heads, d_k = len(ids), " + std::to_string(m.d_model) + ", " + std::to_string(m.heads) + ", " +
          std::to_string(m.d_model / m.heads) + "\n\n"
-         "# The weights: float16, little-endian, row by row, in this order (the model's file without its header).\n"
+         "# The weights, in this order (the model's file without its header): each matrix as its rows'\n"
+         "# scales (float32, little-endian), then its numbers (int8, row by row); a number is q * scale.\n"
          "_shapes = [\n" + tensors + "]\n"
          "_bytes = base64.b64decode(" + python_string(base64(data)) + ")\n"
          "W, _at = {}, 0\n"
          "for _name, _shape in _shapes:\n"
-         "    _count = _shape[0] * _shape[1]\n"
-         "    W[_name] = np.frombuffer(_bytes, '<f2', _count, _at).astype(np.float64).reshape(_shape)\n"
-         "    _at += 2 * _count\n\n"
+         "    _rows, _cols = _shape\n"
+         "    _scales = np.frombuffer(_bytes, '<f4', _rows, _at).astype(np.float64)\n"
+         "    _q = np.frombuffer(_bytes, 'i1', _rows * _cols, _at + 4 * _rows).astype(np.float64).reshape(_shape)\n"
+         "    W[_name] = _q * _scales[:, None]\n"
+         "    _at += _rows * (_cols + 4)\n\n"
          "def rope(M):  # (n, d): pair k of each head's columns (2k, 2k+1) at position p turns by p * base^(-2k/d_k)\n"
          "    angle = np.arange(n)[:, None] * " + python_number(m.rope_base) + " ** (-np.arange(0, d_k, 2) / d_k)  # (n, d_k/2)\n"
          "    cos, sin = np.tile(np.cos(angle), heads), np.tile(np.sin(angle), heads)\n"

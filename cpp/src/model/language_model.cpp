@@ -4,14 +4,14 @@
 #include <memory>
 
 #include "attention/core/rng.hpp"
-#include "attention/io/float16.hpp"
+#include "attention/io/int8_rows.hpp"
 #include "attention/io/json_read.hpp"
 #include "attention/io/spec.hpp"
 
 namespace attention {
 
 namespace {
-constexpr const char* kFormat = "attention-playground language model 4";
+constexpr const char* kFormat = "attention-playground language model 5";
 
 template <class M, class W>
 std::vector<std::pair<std::string, M*>> tensors(W& w) {
@@ -81,7 +81,7 @@ std::string write_model(const LanguageModel& model) {
   std::string data;
   for (const auto& [name, m] : named(model.weights)) {
     shapes.push_back({name, {m->rows(), m->cols()}});
-    append_float16(data, *m);
+    append_int8_rows(data, *m);
   }
   header["tensors"] = shapes;
   return header.dump() + "\n" + data;
@@ -137,13 +137,11 @@ Result<LanguageModel> read_model(const std::string& bytes) {
   for (std::size_t t = 0; t < tensors.size(); ++t) {
     Matrix& m = *tensors[t].second;
     if (shapes[t] != nlohmann::json{tensors[t].first, {m.rows(), m.cols()}}) return bad("has " + tensors[t].first + " in another shape");
-    const std::size_t count = static_cast<std::size_t>(m.size());
-    if (bytes.size() - at < 2 * count) return bad("ends before " + tensors[t].first);
-    for (std::size_t i = 0; i < count; ++i, at += 2) {
-      const double x = float16_at(bytes, at);
-      if (!std::isfinite(x)) return bad("has a number that is not finite in " + tensors[t].first);
-      m.data()[i] = x;
-    }
+    const std::size_t count = static_cast<std::size_t>(m.rows() * (m.cols() + 4));  // the rows' scales, then one byte a number
+    if (bytes.size() - at < count) return bad("ends before " + tensors[t].first);
+    m = int8_rows_at(bytes, at, m.rows(), m.cols());
+    if (!m.allFinite()) return bad("has a number that is not finite in " + tensors[t].first);
+    at += count;
   }
   if (at != bytes.size()) return bad("has bytes after its last tensor");
   return model;

@@ -236,6 +236,11 @@ double unigram_loss(const std::vector<int>& train, const std::vector<int>& held_
   return loss / static_cast<double>(held_out.size());
 }
 
+double unigram_loss_per_character(const std::vector<int>& train, const std::vector<int>& held_out, const std::string& held_out_text,
+                                  long vocabulary) {
+  return unigram_loss(train, held_out, vocabulary) * static_cast<double>(held_out.size()) / static_cast<double>(characters(held_out_text));
+}
+
 LmTrainer::LmTrainer(const LmTrainingSettings& settings, std::vector<int> train, std::vector<int> held_out, std::vector<int> random)
     : settings_(settings),
       train_(std::move(train)),

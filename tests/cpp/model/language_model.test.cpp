@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "attention/core/word_seed.hpp"
-#include "attention/io/float16.hpp"
+#include "attention/io/int8_rows.hpp"
 #include "attention/io/trace_json.hpp"
 #include "built_in_model.hpp"
 #include "support.hpp"
@@ -123,7 +123,7 @@ TEST_CASE("run_model's log-probabilities, attention and layer outputs agree with
   }
 }
 
-TEST_CASE("the weights file keeps every number as its nearest float16, and the card", "[model]") {
+TEST_CASE("the weights file keeps every number as its row's int8 step, and the card", "[model]") {
   LanguageModel m = small_model();
   m.card = {{"corpus", "a test"}, {"held_out_loss", 2.5}, {"steps", {1, 2, 3}}};
   const std::string bytes = attention::write_model(m);
@@ -145,13 +145,13 @@ TEST_CASE("the weights file keeps every number as its nearest float16, and the c
   for (std::size_t t = 0; t < back.size(); ++t) {
     INFO(back[t].first);
     CHECK(back[t].first == written[t].first);
-    const Matrix as_half = written[t].second->unaryExpr([](double x) { return attention::from_float16(attention::to_float16(x)); });
-    CHECK(*back[t].second == as_half);
+    CHECK(*back[t].second == attention::int8_rounded(*written[t].second));
     rounded = rounded || *back[t].second != *written[t].second;
   }
   CHECK(rounded);
-  CHECK(attention::write_model(r) == bytes);  // float16 values survive a second trip unchanged
-  CHECK(bytes.size() == bytes.find('\n') + 1 + 2 * (260 * 8 + 16 * 8 + 2 * 4 * 8 * 8 + 8 * 260 + 260));
+  CHECK(attention::write_model(r) == bytes);  // rounded numbers survive a second trip unchanged
+  // each row: its scale's four bytes, then a byte a number
+  CHECK(bytes.size() == bytes.find('\n') + 1 + 260 * (8 + 4) + 16 * (8 + 4) + 2 * 4 * 8 * (8 + 4) + 8 * (260 + 4) + 1 * (260 + 4));
 }
 
 TEST_CASE("a damaged weights file is refused, naming the model", "[model]") {
@@ -169,7 +169,7 @@ TEST_CASE("a damaged weights file is refused, naming the model", "[model]") {
   SECTION("truncated") {
     refused(bytes.substr(0, bytes.size() - 1), "ends before b_U");
     refused(bytes.substr(0, header + 1), "ends before E");
-    refused(bytes.substr(0, header + 1 + 2 * (260 * 8 + 3)), "ends before P");
+    refused(bytes.substr(0, header + 1 + 260 * (8 + 4) + 3), "ends before P");
     refused(bytes.substr(0, header / 2), "no header line");
     refused("", "no header line");
   }
@@ -179,9 +179,8 @@ TEST_CASE("a damaged weights file is refused, naming the model", "[model]") {
     garbled[0] = '[';
     refused(garbled, "format");
     std::string nan = bytes;
-    const std::size_t at = header + 1 + 2 * (260 * 8 + 5);  // P's sixth number
-    nan[at] = '\x00';
-    nan[at + 1] = '\x7E';  // a quiet NaN, little-endian
+    const std::size_t at = header + 1 + 260 * (8 + 4) + 4 * 5;  // the scale of P's sixth row
+    nan.replace(at, 4, std::string("\x00\x00\xC0\x7F", 4));  // a quiet NaN, little-endian
     refused(nan, "not finite in P");
   }
   SECTION("a header that disagrees with the model") {

@@ -151,3 +151,9 @@ test('a text said twice is found, and a head\'s copying on its second copy is co
   assert.deepEqual({ layer: chosen.layer, head: chosen.head, hits: chosen.copying.hits }, { layer: 1, head: 1, hits: 2 });
   assert.equal(mm.copyingHead({ ...t, probe_head_scores: [[{ induction: 0.1 }], [{ induction: 0.2 }, { induction: 0.29 }]] }, 3), null);
 });
+
+test('the size said while the weights load is the weights file\'s', async () => {
+  const { statSync } = await import('node:fs');
+  const bytes = statSync(new URL('../../../models/tiny-lm.bin', import.meta.url)).size;
+  assert.equal(mm.WEIGHTS_SIZE, `${Math.round(bytes / 1024)} KB`);
+});

@@ -11,8 +11,8 @@ export const MODEL = 'tiny-lm';
 /** The tokens the model reads at most (its context). */
 export const CONTEXT = 128;
 /** The weights file's size, said while it loads (models/tiny-lm.bin: 2 layers of 4 96 x 96
- *  matrices, the embeddings, positions and unembedding, as float16, and its card). */
-export const WEIGHTS_SIZE = '319 KB';
+ *  matrices, the embeddings, positions and unembedding, a byte a number, and its card). */
+export const WEIGHTS_SIZE = '168 KB';
 
 export const isModelState = (state: State): boolean => state.model === MODEL;
 

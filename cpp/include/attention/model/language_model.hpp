@@ -85,8 +85,8 @@ struct LanguageModel {
 };
 
 // The weights file: one line of JSON (format, shape, merges, vocab, tensors and their shapes, card),
-// then every tensor's numbers as little-endian float16 (io/float16.hpp), row by row, in the order of named().
-// The model computes in double from exactly those float16 values.
+// then every tensor in the order of named(), as its rows' float32 scales and its numbers in int8
+// (io/int8_rows.hpp). The model computes in double from exactly the numbers those give.
 std::string write_model(const LanguageModel& model);
 Result<LanguageModel> read_model(const std::string& bytes);
 

@@ -89,6 +89,10 @@ std::vector<std::vector<HeadScores>> probe_head_scores(const LanguageModel& mode
 // Cross-entropy of `held_out` under the add-one unigram distribution of `train`, nats per token:
 // the loss of a model that knows only how often each token occurs.
 double unigram_loss(const std::vector<int>& train, const std::vector<int>& held_out, long vocabulary);
+// The same per character of the held-out text (held_out its tokens): the baseline in the unit
+// the model's held-out loss is shown in.
+double unigram_loss_per_character(const std::vector<int>& train, const std::vector<int>& held_out, const std::string& held_out_text,
+                                  long vocabulary);
 
 class LmTrainer {
  public:
