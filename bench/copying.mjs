@@ -6,6 +6,11 @@
 // one (pooled over the sentences). The sentences (bench/learner-sentences.txt) were written for
 // this benchmark, not taken from the corpus, and a check here keeps it so. The model is
 // deterministic: one run.
+//
+// Beside them, what the tokens allow: the share of those rows whose token occurs once before
+// them (its twin and nothing else). A head that finds the twin by its token alone splits its
+// weight between the places after every earlier occurrence, so on the other rows it can only
+// be right by luck or by also matching the token before.
 import { readFileSync } from 'node:fs';
 import { importTSTree } from '../tests/e2e/typescript.mjs';
 
@@ -29,7 +34,13 @@ export function copyOnSentences(core, corpus) {
       right += row.indexOf(Math.max(...row)) === trace.vocab.indexOf(trace.tokens[i + 1]);
       guessed++;
     }
-    return { sentence, layers: trace.layers.length, heads, right, guessed };
+    let rows = 0, once = 0;
+    for (let i = lag; i < trace.tokens.length; i++) {
+      if (trace.tokens[i] !== trace.tokens[i - lag]) continue;
+      rows++;
+      once += trace.tokens.slice(0, i).filter((t) => t === trace.tokens[i]).length === 1;
+    }
+    return { sentence, layers: trace.layers.length, heads, right, guessed, one_twin: once / rows };
   });
   const share = (c) => c.hits / c.rows;
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -41,6 +52,7 @@ export function copyOnSentences(core, corpus) {
     worst_sentence: rows.reduce((w, r) => (share(r.heads[best]) < share(w.heads[best]) ? r : w)).sentence,
     weight: mean(rows.map((r) => r.heads[best].mean)),
     guess: rows.reduce((a, r) => a + r.right, 0) / rows.reduce((a, r) => a + r.guessed, 0),
-    per_sentence: rows.map((r) => ({ sentence: r.sentence, hits: r.heads[best].hits, rows: r.heads[best].rows, weight: r.heads[best].mean, guessed: r.right, of: r.guessed })),
+    one_twin: mean(rows.map((r) => r.one_twin)), worst_one_twin: Math.min(...rows.map((r) => r.one_twin)),
+    per_sentence: rows.map((r) => ({ sentence: r.sentence, hits: r.heads[best].hits, rows: r.heads[best].rows, weight: r.heads[best].mean, guessed: r.right, of: r.guessed, one_twin: r.one_twin })),
   };
 }

@@ -277,7 +277,7 @@ function modelLines(m) {
   const run = (x, digits = 1) => `${f(x.median, digits)} (${f(x.min, digits)}–${f(x.max, digits)})`;
   const h = m.heads, s = m.steps_per_second;
   return ['## The trained model', '',
-    `The shipped weights (\`models/tiny-lm.bin\`), read through the core: each head's scores on the probe, ${PROBE}, the best head of each pattern beside the same model before training; the held-out loss against the unigram baseline (the tokens' frequencies alone), in nats per character, from the model's card. Model mode's input to frame at ${m.tokens} tokens, ${m.edits} edits per run, measured as the page's typing above. Training: a step of /learn/'s language-model task (batch 16, windows of 128 tokens) natively (\`attention-train-model\`) and in a fresh Chromium page (after ${m.training.warm_up} steps of warm-up), ${m.training.steps} steps ${m.training.spans} times a side, in turns, each side's fastest kept; and the seconds /learn/'s task, with its defaults, takes in the tab until the best induction score reaches 0.3. ${m.p95_ms.runs.length} runs, median (least–most).`, '',
+    `The shipped weights (\`models/tiny-lm.bin\`), read through the core: each head's scores on the probe, ${PROBE}, the best head of each pattern beside the same model before training; the held-out loss against the unigram baseline (the tokens' frequencies alone), in nats per character, from the model's card. Model mode's input to frame at ${m.tokens} tokens, ${m.edits} edits per run, measured as the page's typing above. Training: a step of /learn/'s language-model task (batch 16, windows of 128 tokens) natively (\`attention-train-model\`) and in a fresh Chromium page (after ${m.training.warm_up} steps of warm-up), ${m.training.steps} steps ${m.training.spans} times a side, in turns, each side's fastest kept; and the seconds /learn/'s task, with its defaults, takes in the tab (its steps alone, in steps of 50) until the best induction score reaches 0.3, and until the copy score below (on learner sentences said twice, read from the tab's weights every 100 steps) passes 0.5. ${m.p95_ms.runs.length} runs, median (least–most).`, '',
     '| figure | measured |', '|---|---:|',
     `| best previous-token head on the probe | ${f(h.previous_token)} (untrained ${f(h.untrained.previous_token)}) |`,
     `| best induction head on the probe | ${f(h.induction)} (untrained ${f(h.untrained.induction)}) |`,
@@ -287,6 +287,7 @@ function modelLines(m) {
     `| training steps per second, native | ${run(s.native)} |`,
     `| training steps per second, Chromium | ${run(s['wasm-chromium'])} |`,
     ...(m.induction_0_3_seconds ? [`| seconds until an induction score of 0.3 in the tab | ${run(m.induction_0_3_seconds, 0)} (steps ${m.induction_0_3_step.join(', ')}) |`] : []),
+    ...(m.copy_0_5_seconds ? [`| seconds until the copy score on learner sentences said twice passes 0.5 in the tab | ${run(m.copy_0_5_seconds, 0)} (steps ${m.copy_0_5_step.join(', ')}) |`] : []),
     ''];
 }
 const PROBE = '50 random word pieces repeated twice';
@@ -307,9 +308,10 @@ export function modelTargets(m) {
 /** The trained model on sentences a learner types, each said twice (bench/copying.mjs). */
 function copyingLines(c) {
   return ['## The trained model on what learners type', '',
-    `${c.sentences} sentences of two to ten words written for the benchmark (\`bench/learner-sentences.txt\`, none of them in the corpus), each said twice with a space between, read by the shipped model through the core. For each, the rows of the second copy whose token repeats the one the copy's length back, counted as the page's caption counts them: on how many the last layer's best copying head (head ${c.head} of layer ${c.layer}, from 0: the one with the most such rows on average) puts its largest weight on the token after the earlier twin, and its mean weight there; and on how many of those rows that have a next token the model's guess (the argmax of \`log_probs\`) is it. The model is deterministic: one run.`, '',
-    '| sentence | rows on the target | mean weight there | next token right |', '|---|---:|---:|---:|',
-    ...c.per_sentence.map((x) => `| ${x.sentence} | ${x.hits} of ${x.rows} | ${f(x.weight, 2)} | ${x.guessed} of ${x.of} |`), ''];
+    `${c.sentences} sentences of two to ten words written for the benchmark (\`bench/learner-sentences.txt\`, none of them in the corpus), each said twice with a space between, read by the shipped model through the core. For each, the rows of the second copy whose token repeats the one the copy's length back, counted as the page's caption counts them: on how many the last layer's best copying head (head ${c.head} of layer ${c.layer}, from 0: the one with the most such rows on average) puts its largest weight on the token after the earlier twin, and its mean weight there; and on how many of those rows that have a next token the model's guess (the argmax of \`log_probs\`) is it. Beside them, what the tokens allow: the share of the rows whose token occurs once before them, its twin alone (a head that finds the twin by its token alone splits its weight between the places after every earlier occurrence). The model is deterministic: one run.`, '',
+    '| sentence | rows on the target | mean weight there | next token right | rows whose token occurs once before |', '|---|---:|---:|---:|---:|',
+    ...c.per_sentence.map((x) => `| ${x.sentence} | ${x.hits} of ${x.rows} | ${f(x.weight, 2)} | ${x.guessed} of ${x.of} | ${x.one_twin === undefined ? '' : f(x.one_twin, 2)} |`),
+    ...(c.one_twin === undefined ? [] : ['', `Rows whose token occurs once before them: ${f(c.one_twin, 2)} on average, ${f(c.worst_one_twin, 2)} for the sentence with fewest.`]), ''];
 }
 
 /** The trained model copies English: the targets on learner sentences said twice. */
