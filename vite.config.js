@@ -25,7 +25,7 @@ const preloadCore = {
       if (!bundle || !/<attention-(playground|compare)\b/.test(html)) return html;
       const page = posix.relative(posix.resolve('web'), posix.dirname(filename));
       const href = (name, ext = 'wasm') => {
-        const file = Object.keys(bundle).find((f) => new RegExp(`(^|/)${name}-[\\w-]+\\.${ext}$`).test(f));
+        const file = Object.keys(bundle).find((f) => new RegExp(`(^|/)${name}-[\\w-]{8}\\.${ext}$`).test(f));
         if (!file) throw new Error(`${name}.${ext} is not in the bundle`);
         const path = posix.relative(page || '.', file);
         return path.startsWith('.') ? path : `./${path}`;

@@ -89,6 +89,8 @@ await build({
             { name: 'training-core', test: /web[\\/]src[\\/]core[\\/]training-core\.ts|attention-train\.mjs/, priority: 3 },
             // a post's first screens (ui/pages/first-screen.ts) with what they import, which the elements import from it
             { name: 'first-screen', test: /web[\\/]src[\\/]ui[\\/]pages[\\/]first-screen\.ts/, priority: 3 },
+            // and the trained model's first screen, fetched by a post that shows it (with the model's words, which the elements import from it)
+            { name: 'first-screen-model', test: /web[\\/]src[\\/]ui[\\/]pages[\\/]first-screen-model\.ts/, priority: 3 },
             { name: 'elements', test: (id) => ELEMENTS.test(id) && !TRAINER.test(id) && !COMPARE.test(id) && !LATER.test(id), priority: 2 },
             { name: 'views', test: LATER, priority: 1 },
             { name: 'trainer', test: TRAINER, priority: 1 },

@@ -90,15 +90,6 @@ std::string entropy(const std::string& request) {
   return text(curve ? curve.value() : error_of(curve.error()));
 }
 
-// The weights file's bytes -> {"card": ...}: installs the model `model: "tiny-lm"` names. The
-// page fetches the file and calls this only in model mode, so no other page pays for it.
-std::string load_model(const std::string& bytes) {
-  auto model = attention::read_model(bytes);
-  if (!model) return text(error_of(model.error()));
-  json card = model.value().card;
-  attention::install_model(std::move(model).value());
-  return text(json{{"card", std::move(card)}});
-}
 
 }  // namespace
 

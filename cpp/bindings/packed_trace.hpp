@@ -8,6 +8,7 @@
 
 #include "attention/io/spec.hpp"
 #include "attention/io/trace_json.hpp"
+#include "attention/model/language_model.hpp"
 #include "binding_common.hpp"
 
 namespace {
@@ -39,5 +40,18 @@ std::string work(const std::string& spec) {
   if (!s) return text(error_of(s.error()));
   return text(nlohmann::json{{"cells", attention::work_of(s.value()).cells()}, {"tokens", s.value().tokens.size()}});
 }
+
+#if !defined(ATTENTION_FIRST_HEATMAP) || defined(ATTENTION_FIRST_MODEL)
+// The weights file's bytes -> {"card": ...}: installs the model `model: "tiny-lm"` names. The
+// page fetches the file and calls this only in model mode, so no other page pays for it. (A
+// first heatmap's module answers the card as null: it reads the file without it.)
+std::string load_model(const std::string& bytes) {
+  auto model = attention::read_model(bytes);
+  if (!model) return text(error_of(model.error()));
+  nlohmann::json card = model.value().card;
+  attention::install_model(std::move(model).value());
+  return text(nlohmann::json{{"card", std::move(card)}});
+}
+#endif
 
 }  // namespace

@@ -450,3 +450,48 @@ test('a post\'s trainer and comparison code comes after its first heatmap; a pos
   await shows(page, '#w ap-heatmap[key="weights"] td[data-row]');
   await done(page);
 });
+
+test('a post on the trained model shows the chosen layer\'s weights, with the core\'s numbers, before the elements\' code is in, the weights fetched once', async () => {
+  pages['/first-model.html'] = post(`<attention-playground id="m" model="tiny-lm" sentence="zebra jumps" view="weights" controls="none" layer="2"></attention-playground>
+    <attention-playground id="typed" model="tiny-lm" sentence="hi there" view="weights"></attention-playground>`);
+  await core.loadModel();
+  const trace = core.trace({ model: 'tiny-lm', sentence: 'zebra jumps' });
+  for (const [width, colorScheme] of [[390, 'dark'], [1280, 'light']]) {
+    const page = await env.page({ viewport: { width, height: 900 }, colorScheme });
+    const fetched = [];
+    page.on('request', (r) => fetched.push(new URL(r.url()).pathname.replace(/-[\w-]{8}\.(\w+)$/, '.$1')));
+    const release = await holdBack(page, /\/chunks\/elements-[\w-]+\.js$/);
+    await page.goto(env.base + 'first-model.html');
+    const painted = page.locator('#m > .first-screen');
+    await painted.locator('[data-element="ap-heatmap"] td').first().waitFor();
+    assert.equal(await page.evaluate(() => customElements.get('attention-playground')), undefined, 'the elements\' code is still held back');
+    // the layer the post asked for, each head's weights as the whole core computes them, the tokens marked as the page marks them
+    assert.equal(await painted.locator('.layer-of').textContent(), 'Layer 2 of 2');
+    const maps = painted.locator('[data-element="ap-heatmap"]'), texts = [];
+    assert.equal(await maps.count(), 4);
+    for (let h = 0; h < 4; h++) {
+      const map = maps.nth(h);
+      assert.equal(await map.locator('.title').textContent(), `weights · head ${h}${trace.tokens.length} × ${trace.tokens.length}row-relative`);
+      assert.deepEqual(await map.locator('tbody th').allTextContents(), trace.tokens.map((t) => t.replace(/ /g, '␣')));
+      assert.deepEqual(await map.locator('tbody td').evaluateAll((tds) => tds.map((td) => Number(td.title.replace('\u2212', '-')))),
+        trace.layers[1].weights[h].flat().map((v) => Number(v.toPrecision(8))));
+      texts.push(await map.locator('tbody td').allInnerTexts());
+    }
+    // one with its controls is the element's to draw
+    assert.equal(await page.locator('#typed > .first-screen').count(), 0);
+    await page.screenshot({ path: `/tmp/first-model-${width}-${colorScheme}.png` });
+    const place = () => page.locator('#m').evaluate((el) => { const r = el.getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height]; });
+    const box = await place();
+    release();
+    await shows(page, '#m ap-heatmap[key="weights"] td[data-row]');
+    assert.equal(await page.locator('#m > .first-screen').count(), 0);
+    assert.equal(await page.locator('#m .layer-of').textContent(), 'Layer 2 of 2');
+    for (let h = 0; h < 4; h++) assert.deepEqual(await shownText(page, 'weights', h, '#m'), texts[h], 'the numbers as the element writes them');
+    assert.deepEqual(await place(), box, 'the element stands where its first screen stood');
+    await page.screenshot({ path: `/tmp/first-model-${width}-${colorScheme}-element.png` });
+    await shows(page, '#typed ap-heatmap[key="weights"] td[data-row]');
+    // the model module, and no other first module; the weights once, for the screen and both elements
+    assert.deepEqual(fetched.filter((f) => /attention-first|tiny-lm/.test(f)), ['/assets/tiny-lm.bin', '/assets/attention-first-model.wasm'].sort((a, b) => fetched.indexOf(a) - fetched.indexOf(b)));
+    await done(page);
+  }
+});

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { load } from '../../dist/attention.js';
+import { load, unpack } from '../../dist/attention.js';
 import { importTSTree } from '../e2e/typescript.mjs';
 
 const root = new URL('../../', import.meta.url);
@@ -96,4 +96,51 @@ test('it carries no prose: no setting\'s help, no trace entry\'s label, which th
     assert.ok(whole.includes(`${t}\0`), `the whole core has "${t}"`);
     assert.ok(!mine.includes(`${t}\0`), `the first module has "${t}"`);
   }
+});
+
+// The module built for posts on the trained model (attention-first-model.wasm): the same code,
+// which also installs the weights file and runs the model, without the probe's scores.
+const withModel = await instantiateFirst(new WebAssembly.Module(wasm('attention-first-model')));
+const weights = readFileSync(new URL('models/tiny-lm.bin', root));
+const unpackTrace = (packed) => unpack(packed);
+// (as JSON writes them: every finite double to the bit; lazily unpacked rows as plain lists)
+const plain = (x) => JSON.parse(JSON.stringify(x));
+
+test('the first module refuses the trained model under "core", and cannot install it', () => {
+  assert.equal(packedOf({ model: 'tiny-lm', sentence: 'zebra jumps' }).skeleton.error?.field, 'core');
+  assert.throws(() => first.load_model(weights), /does not run the trained model/);
+});
+
+test('the model\'s first module: every layer and the next token\'s log-probabilities as the whole core computes them, to the bit; no probe scores', async () => {
+  await core.loadModel();
+  const run = (spec) => {
+    const skeleton = JSON.parse(withModel.run_packed(JSON.stringify(spec)));
+    const numbers = new Float64Array(withModel.packed_numbers());
+    withModel.drop_packed();
+    return { skeleton, numbers };
+  };
+  // before its weights are in, it says so (the page then leaves the screen to the element)
+  assert.match(run({ model: 'tiny-lm', sentence: 'a' }).skeleton.error?.message ?? '', /weights are not loaded/);
+  const broken = weights.slice(0, weights.length - 9);
+  assert.match(JSON.parse(withModel.load_model(broken)).error?.message ?? '', /ends before/);
+  assert.deepEqual(JSON.parse(withModel.load_model(weights)), { card: null });
+  for (const sentence of ['zebra jumps', 'The cat sat on the mat. The cat sat on the mat.', 'é 日本 \u{1F600} <b>"x"</b>']) {
+    const spec = { model: 'tiny-lm', sentence };
+    const mine = unpackTrace(run(spec)), whole = core.trace(spec);
+    assert.deepEqual(mine.probe_head_scores, [], sentence);
+    for (const key of ['tokens', 'layers', 'head_scores', 'log_probs', 'spec']) assert.deepEqual(plain(mine[key]), plain(whole[key]), `${sentence}: ${key}`);
+    assert.deepEqual(JSON.parse(withModel.work(JSON.stringify(spec))), core.work(spec), sentence);
+  }
+  // a spec the model refuses, as the whole core refuses it
+  for (const spec of [{ model: 'tiny-lm', tokens: ['zzz-not-a-piece'] }, { model: 'tiny-lm', sentence: 'x', heads: 2 }, { model: 'tiny-lm', sentence: 'ab'.repeat(200) }]) {
+    assert.deepEqual(run(spec).skeleton, core.runPacked(spec).skeleton, JSON.stringify(spec));
+  }
+  // random weights still, to the bit
+  const c = fixtures.cases.find((x) => !wholeCoreOnly(x.spec));
+  assert.deepEqual(Array.from(run(c.spec).numbers), Array.from(core.runPacked(c.spec).numbers), c.name);
+});
+
+test('the model\'s first module is downloaded only where a post shows the model: the other stays as small', () => {
+  const size = (name) => gzipSync(wasm(name), { level: 9 }).length;
+  assert.ok(size('attention-first-model') > size('attention-first') + 5000, `${size('attention-first-model')} against ${size('attention-first')} bytes`);
 });

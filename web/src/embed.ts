@@ -5,22 +5,30 @@
 // connection the wasm's download then began two round trips after this file's.) Its build puts
 // before its body the hints that fetch the chunks its imports lead to (scripts/build-web.mjs).
 
-// A playground that shows the trained model needs the whole core, which alone runs it, and the
-// model's weights: both are asked for now, side by side, rather than once the elements' code has
-// arrived and asked for the core, and the core for the weights (on localhost the weights came
-// 370 ms after navigation, the core's download having ended at 350).
-if (document.querySelector('attention-playground[model="tiny-lm"]')) {
-  const core = new URL('./core/wasm/attention-core.wasm', import.meta.url), coreBytes = fetch(core);
-  coreBytes.catch(() => {});  // a failed fetch is the compile's to report (the element then fetches it)
-  import('./core/instantiate.js').then(({ compileEarly }) => compileEarly(core, core.href, coreBytes));
-  const weights = document.createElement('link');  // taken up by the core's fetch of them (core/model-weights.ts)
+// A playground that shows the trained model needs its weights: they are asked for now, beside
+// the first heatmap's module, rather than once the elements' code has arrived and asked for the
+// core, and the core for the weights. One that shows its weights without controls is drawn from
+// the first heatmap's module (which runs the model for that screen); for any other, the whole
+// core, which alone runs the element's model, is asked for now too (on localhost the weights
+// came 370 ms after navigation, the core's download having ended at 350).
+const models = [...document.querySelectorAll('attention-playground[model="tiny-lm"]')];
+if (models.length) {
+  const weights = document.createElement('link');  // taken up by the fetch of them (core/model-weights.ts)
   Object.assign(weights, { rel: 'preload', as: 'fetch', crossOrigin: '', href: new URL('./core/wasm/tiny-lm.bin', import.meta.url).href });
   (document.head ?? document.documentElement).append(weights);
 }
-// (Not for a post whose playgrounds all show the trained model, which only the whole core runs.)
-const playgrounds = [...document.querySelectorAll('attention-playground:not([model="tiny-lm"])')];
+const firstScreen = (p: Element) => p.getAttribute('view') === 'weights' && p.getAttribute('controls') === 'none';
+if (models.some((p) => !firstScreen(p))) {
+  const core = new URL('./core/wasm/attention-core.wasm', import.meta.url), coreBytes = fetch(core);
+  coreBytes.catch(() => {});  // a failed fetch is the compile's to report (the element then fetches it)
+  import('./core/instantiate.js').then(({ compileEarly }) => compileEarly(core, core.href, coreBytes));
+}
+// (Not for a post whose playgrounds all show the trained model otherwise: only the whole core runs those.)
+const playgrounds = [...document.querySelectorAll('attention-playground')].filter((p) => !models.includes(p) || firstScreen(p));
 if (playgrounds.length) {
-  const wasm = new URL('./core/wasm/attention-first.wasm', import.meta.url);
+  // (the module that also runs the trained model where a first screen shows it: 12 KB gzip more)
+  const wasm = models.some(firstScreen) ? new URL('./core/wasm/attention-first-model.wasm', import.meta.url)
+    : new URL('./core/wasm/attention-first.wasm', import.meta.url);
   const bytes = fetch(wasm);  // the compile, set up once the core's code is in, streams this download
   bytes.catch(() => {});  // a failed fetch is the compile's to report (null: the whole core draws)
   // Registered before the elements can ask for it: the core's code is their import, and it

@@ -450,7 +450,6 @@ Error shape_error(const std::string& key, const Matrix& m, long rows, long cols,
                            std::to_string(rows) + " x " + std::to_string(cols) + " (" + why + ")");
 }
 
-#ifndef ATTENTION_FIRST_HEATMAP
 // The trained model's spec: a sentence (read character by character) or tokens (entries of its
 // vocabulary), and nothing that would shape or give weights: those are learned.
 Result<Spec> parse_trained(const json& j, Spec s) {
@@ -491,6 +490,12 @@ Result<Spec> parse_trained(const json& j, Spec s) {
   }
   return s;
 }
+
+#ifdef ATTENTION_FIRST_HEATMAP
+// The trained model's specs, read by a first heatmap's module that asks for them (first_wasm.cpp
+// built for posts on the trained model); in the other, nothing refers to parse_trained, and the
+// linker leaves it and the word pieces out (12 KB gzip).
+Result<Spec> (*trained_specs)(const json&, Spec) = nullptr;
 #endif
 
 // Every check of a spec; the work limit only when `bounded` (a caller that draws the parameters
@@ -504,7 +509,7 @@ Result<Spec> parse(const json& j, bool bounded) {
   if (has("model")) {
     if (auto bad = setting("model").field.read(j, setting("model"), s)) return *bad;
 #ifdef ATTENTION_FIRST_HEATMAP
-    if (s.model == ModelKind::tiny_lm) return needs_whole_core("the trained model");
+    if (s.model == ModelKind::tiny_lm) return trained_specs ? trained_specs(j, std::move(s)) : needs_whole_core("the trained model");
 #else
     if (s.model == ModelKind::tiny_lm) return parse_trained(j, std::move(s));
 #endif
@@ -809,5 +814,9 @@ json to_json(const Spec& s) {
   if (s.mode == Mode::cross) j["source_tokens"] = s.source_tokens;
   return j;
 }
+
+#ifdef ATTENTION_FIRST_HEATMAP
+void read_trained_specs() { trained_specs = &parse_trained; }
+#endif
 
 }  // namespace attention

@@ -172,7 +172,6 @@ json walk(const std::vector<TraceEntry<Trace>>& schema, const Trace* trace, cons
 
 }  // namespace
 
-#ifndef ATTENTION_FIRST_HEATMAP
 namespace {
 // The trained model's trace: its tokens and vocabulary, every layer as a self-attention trace
 // (the residual stream in as X), the next-token log-probabilities and each head's scores, on
@@ -190,23 +189,40 @@ Result<json> run_model_trace(const Spec& s, const Numbers& out) {
     j["layers"].push_back(std::move(shown));
     j["head_scores"].push_back(head_scores_json(layer.head_scores));
   }
-  // The probe's scores are the model's, not the input's: computed once per installed model.
+  // The probe's scores are the model's, not the input's: computed once per installed model. The
+  // first heatmap's module leaves them out: its first screens show none, and their run on the
+  // probe's tokens took most of its first trace (on a cold module, 80 of 126 ms in Node).
+#ifndef ATTENTION_FIRST_HEATMAP
   static long probed = 0;
   static std::vector<std::vector<HeadScores>> probe;
   if (probed != installed_generation()) probe = probe_head_scores(*model), probed = installed_generation();
   for (const auto& layer : probe) j["probe_head_scores"].push_back(head_scores_json(layer));
+#endif
   j["log_probs"] = out.matrix(t.log_probs);
   j["spec"] = to_json(s);
   j["warnings"] = json::array();
   return j;
 }
+#ifdef ATTENTION_FIRST_HEATMAP
+// The trained model's traces, in a first heatmap's module that asks for them (as spec.cpp's
+// trained_specs: the other leaves the model's code out).
+Result<json> (*model_traces)(const Spec&, const Numbers&) = nullptr;
+}  // namespace
+
+void run_trained_traces() {
+  read_trained_specs();
+  model_traces = &run_model_trace;
+}
+#else
 }  // namespace
 #endif
 
 Result<json> run_trace(const Spec& s, std::vector<double>* packed) {
   const Numbers out(packed);
   json j;
-#ifndef ATTENTION_FIRST_HEATMAP  // (whose parse refuses the trained model and the encoder-decoder)
+#ifdef ATTENTION_FIRST_HEATMAP
+  if (s.model == ModelKind::tiny_lm && model_traces) return model_traces(s, out);
+#else
   if (s.model == ModelKind::tiny_lm) return run_model_trace(s, out);
 #endif
   if (s.mode != Mode::encoder_decoder) {

@@ -10,9 +10,10 @@ import { EARLY, FIRST_HEATMAP, type WithEarly } from './instantiate.js';
 import { instantiateFirst } from './first-module.js';
 import { packedCalls, type PackedCalls } from './wrap.js';
 
-/** The field under which this module refuses a spec only the whole core computes (the trained
- *  model, the encoder-decoder, decode's steps, the online softmax's blocks): the page then waits
- *  for the whole core, and says nothing. */
+/** The field under which this module refuses a spec only the whole core computes (the
+ *  encoder-decoder, decode's steps, the online softmax's blocks): the page then waits for the
+ *  whole core, and says nothing. (It runs the trained model, for a post's first screen, without
+ *  the probe's scores: the element runs the model with the whole core only.) */
 export const WHOLE_CORE = 'core';
 
 let shared: Promise<PackedCalls | null> | null = null;
@@ -39,7 +40,7 @@ function guarded(calls: PackedCalls): PackedCalls {
       return refused(e);
     }
   };
-  return { runPacked: guard(calls.runPacked), trace: guard(calls.trace), work: guard(calls.work) } as PackedCalls;
+  return { runPacked: guard(calls.runPacked), trace: guard(calls.trace), work: guard(calls.work), install: guard(calls.install) } as PackedCalls;
 }
 
 /** The trace of `spec` for a screen drawn before the element (a shared link's, a post's), or

@@ -13,6 +13,7 @@ type Exports = {
   free(at: number): void;
   first_run_packed(spec: number, length: number): number;
   first_work(spec: number, length: number): number;
+  first_load_model?(bytes: number, length: number): number;  // attention-first-model.wasm's alone
   first_packed_data(): number;
   first_packed_size(): number;
   first_drop_packed(): void;
@@ -49,10 +50,10 @@ export async function instantiateFirst(module: WebAssembly.Module): Promise<Pack
   const instance = await WebAssembly.instantiate(module, { env });
   core = instance.exports as unknown as Exports;
   core.__wasm_call_ctors();
-  // A spec crosses as UTF-8 in memory the module allocates (it may be far larger than the stack);
+  // A spec crosses as UTF-8 (a weights file as its bytes) in memory the module allocates (it may be far larger than the stack);
   // an answer is the module's own string, read before the next call.
-  const call = (f: (spec: number, length: number) => number, spec: string): string => {
-    const encoded = utf8(spec);
+  const call = (f: (spec: number, length: number) => number, given: string | Uint8Array): string => {
+    const encoded = typeof given === 'string' ? utf8(given) : given;
     const at = core.malloc(encoded.length + 1);
     bytes().set(encoded, at);
     bytes()[at + encoded.length] = 0;
@@ -65,6 +66,10 @@ export async function instantiateFirst(module: WebAssembly.Module): Promise<Pack
   return {
     run_packed: (spec: string) => call(core.first_run_packed, spec),
     work: (spec: string) => call(core.first_work, spec),
+    load_model: (bytes: Uint8Array) => {
+      if (!core.first_load_model) throw new Error('this module does not run the trained model');
+      return call(core.first_load_model, bytes);
+    },
     packed_numbers: () => new Float64Array(core.memory.buffer, core.first_packed_data(), core.first_packed_size()),
     drop_packed: () => core.first_drop_packed(),
   };

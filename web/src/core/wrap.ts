@@ -1,6 +1,6 @@
 // The JS face of one instantiated core (shared by the page's module and its Web Worker):
 // every call is JSON in, plain objects out, so no embind handle ever reaches the caller.
-import type { AttentionCore, Matrix, PackedTrace, SpecError, Trace } from './attention.js';
+import type { AttentionCore, Matrix, ModelCard, PackedTrace, SpecError, Trace } from './attention.js';
 import { PACKED, lazyRows, type Packed } from './packed.js';
 
 /** The core's embind functions (cpp/bindings/attention_wasm.cpp): JSON text in and out. */
@@ -128,9 +128,10 @@ export function unpack({ skeleton, numbers }: PackedTrace, { own = false, later 
 const failed = (reply: object): reply is SpecError => !!(reply as Partial<SpecError>).error;
 
 /** What a module that runs specs answers (the whole core's, and the first heatmap's: first-core.ts). */
-export type PackedModule = Pick<CoreModule, 'run_packed' | 'packed_numbers' | 'drop_packed' | 'work'>;
-/** The calls such a module's JS face has. */
-export type PackedCalls = Pick<WrappedCore, 'runPacked' | 'trace' | 'work'>;
+export type PackedModule = Pick<CoreModule, 'run_packed' | 'packed_numbers' | 'drop_packed' | 'work' | 'load_model'>;
+/** The calls such a module's JS face has: install(bytes) installs the trained model from its
+ *  weights file (the first heatmap's module answers its card as null: it does not read it). */
+export type PackedCalls = Pick<WrappedCore, 'runPacked' | 'trace' | 'work'> & { install(bytes: Uint8Array): { card: ModelCard | null } | SpecError };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 // The core's JSON answer, typed as the contract says it is.
@@ -177,11 +178,12 @@ export function packedCalls(core: PackedModule): PackedCalls & { settle(): void 
     runPacked: (spec) => packed(spec, (skeleton, view) => ({ skeleton, numbers: new Float64Array(view) })),
     trace: (spec) => packed(spec, (skeleton, view, later) => unpack({ skeleton, numbers: view }, { own: true, later })),
     work: (spec) => { settle(); return call(core.work, spec ?? {}); },
+    install: (bytes) => { settle(); return JSON.parse(core.load_model(bytes)); },
   };
 }
 
 export function wrap(module: CoreModule): WrappedCore {
-  const { settle, ...calls } = packedCalls(module);
+  const { settle, install: installFile, ...calls } = packedCalls(module);
   // every other call settles the last trace's numbers first
   const core = Object.fromEntries(Object.keys(FUNCTIONS).map((key) => [key, (...args: unknown[]) => {
     settle();
@@ -192,7 +194,7 @@ export function wrap(module: CoreModule): WrappedCore {
   type Installed = ReturnType<WrappedCore['loadModel']>;
   let model: Installed | null = null, installed: Uint8Array | null = null;
   const install = (bytes: Uint8Array) => {
-    const r = JSON.parse(core.load_model(bytes));
+    const r = installFile(bytes) as Awaited<Installed>;
     if (!failed(r)) installed = bytes;
     return r;
   };

@@ -113,6 +113,12 @@ const Setting& setting(const std::string& key);  // a row of settings(); the key
 
 Result<Spec> parse_spec(const nlohmann::json& j);
 
+#ifdef ATTENTION_FIRST_HEATMAP
+// Makes a first heatmap's module read the trained model's specs (it refuses them otherwise,
+// under "core"): called by the one built for posts on the trained model (first_wasm.cpp).
+void read_trained_specs();
+#endif
+
 // parse_spec without the work limit below: for what only draws the spec's parameters and runs
 // no attention (the page reads X for a sentence of any length); it bounds the drawing itself.
 Result<Spec> parse_spec_unbounded(const nlohmann::json& j);

@@ -17,6 +17,12 @@ namespace attention {
 // JSON holds {"@": offset, "shape": [rows, cols]} (or [n]) in its place.
 Result<nlohmann::json> run_trace(const Spec& spec, std::vector<double>* packed = nullptr);
 
+#ifdef ATTENTION_FIRST_HEATMAP
+// Makes a first heatmap's module read and run the trained model (first_wasm.cpp built for posts
+// on it); without the probe's scores, which its first screens do not show.
+void run_trained_traces();
+#endif
+
 // Parses, validates and runs; the error JSON is {"error": {"field": ..., "message": ...}}.
 nlohmann::json run_trace_text(const std::string& spec_text, std::vector<double>* packed = nullptr);
 

@@ -5,14 +5,16 @@
 // that screen in its first-screen slot until it draws its own (playground.ts), as the home page
 // keeps the screen written into it. The rest of the elements' code (37 KB gzip) is asked for
 // after this, not beside the wasm, so that on a slow connection the first heatmap waits for
-// neither. Only what the element would draw the same way is drawn here: a playground with a
-// preset, its own matrices, chosen controls, the trained model or a setting it would complain
-// of, one showing anything but the weights, weights too large for numbers in their cells or a
+// neither. The trained model is drawn too, where it is shown without controls (one layer's
+// heads, first-screen-model.ts). Only what the element would draw the same way is drawn here: a
+// playground with a preset, its own matrices, chosen controls (the trained model's aside), a
+// setting it would complain of, one showing anything but the weights, weights too large for numbers in their cells or a
 // spec the element would compute in its worker (the core counts both before anything runs), one as
 // wide as the page's layout (760 px and more), one on a page that styles its ::parts, or a page
 // opened by a link to a playground's own state, waits for its own code.
 import { adoptStyles, type CSSResult } from '@lit/reactive-element/css-tag.js';
 import { loadFirst, traceFor } from '../../core/first-core.js';
+import { VIEW_ATTRIBUTES, attributeView } from '../../state/view-state.js';
 import { KEY_OF_ATTRIBUTE, MATRIX_KEYS, SETTINGS, readEntries, toHash, toSpec, type Reading } from '../../state/settings.js';
 import { SEQUENTIAL, full, gradientStyle, short, swatchOf } from '../shared/colour.js';
 import { nearUniform } from '../shared/uniform.js';
@@ -26,6 +28,8 @@ import { WORDS } from './playground-words.js';
 type Matrix = number[][];
 // Attributes that change nothing the screen draws, beside the settings' own.
 const HARMLESS = new Set(['view', 'theme', 'class', 'id', 'style', 'lang', 'dir', 'title']);
+// Attributes drawn for the trained model alone: without its controls, on the layer chosen.
+const MODEL_ONLY = new Set(['controls', VIEW_ATTRIBUTES.layer]);
 
 /** Draws the first screen of each playground in `elements` that it can draw (see above); resolves
  *  once they are on the page (at once when there are none), and never rejects. */
@@ -37,13 +41,21 @@ export async function drawFirstScreens(elements: Element[]): Promise<void> {
   // follows the element on the page would move down by it when the element is in).
   const wanted = elements.map((el) => [el, reading(el)] as const).filter((w): w is readonly [Element, Reading] => w[1] !== null && willBeNarrow(w[0]));
   if (!wanted.length) return;
+  const modelCode = wanted.some(([, r]) => trained(r)) ? import('./first-screen-model.js') : null;  // (beside the wasm)
   const calls = await loadFirst();
   if (!calls) return;
   for (const [el, r] of wanted) {
     if (customElements.get('attention-playground') || el.querySelector(':scope > [slot="first-screen"]')) continue;
     try {
       // (the weights are tokens x tokens)
-      const t = traceFor(calls, toSpec(r.state, r.overrides), (n) => inTable(n, n)) as { error?: unknown; tokens: string[]; weights: Matrix[]; mask?: Matrix } | null;
+      const fits = (n: number) => inTable(n, n);
+      if (trained(r)) {
+        const { modelLayer } = await modelCode!;
+        const shown = await modelLayer(calls, String(r.state.sentence), attributeView((name) => el.getAttribute(name)).view.layer, fits);
+        if (shown && !customElements.get('attention-playground')) draw(el, r, shown, shown.label);
+        continue;
+      }
+      const t = traceFor(calls, toSpec(r.state, r.overrides), fits) as { error?: unknown; tokens: string[]; weights: Matrix[]; mask?: Matrix } | null;
       if (!t || t.error) continue;
       draw(el, r, t);
     } catch {
@@ -52,17 +64,28 @@ export async function drawFirstScreens(elements: Element[]): Promise<void> {
   }
 }
 
-/** The element's settings as it will read them, when this module can draw it as it will. */
+/** Whether a reading is of the trained model (the Model setting is random or the model). */
+const trained = (r: Reading) => r.state.model !== 'random';
+
+/** The element's settings as it will read them, when this module can draw it as it will: random
+ *  weights with their controls, or the trained model without them (controls="none"; its layer
+ *  may be chosen). */
 function reading(el: Element): Reading | null {
   if (el.getAttribute('view') !== 'weights') return null;
   const entries: Array<[string, string, string]> = [];
   for (const { name, value } of Array.from(el.attributes)) {
     const key = KEY_OF_ATTRIBUTE.get(name);
     if (key && !(MATRIX_KEYS as readonly string[]).includes(key)) entries.push([key, value, name]);
-    else if (!HARMLESS.has(name)) return null;
+    else if (!HARMLESS.has(name) && !MODEL_ONLY.has(name)) return null;
   }
   const r = readEntries(entries);
-  return r.problems.length || r.state.model !== 'random' || r.state.mode !== 'self' ? null : r;
+  if (r.problems.length) return null;
+  if (trained(r)) {
+    const { problems } = attributeView((name) => el.getAttribute(name));
+    const other = entries.some(([key]) => key !== 'model' && key !== 'sentence');
+    return el.getAttribute('controls') === 'none' && !problems.length && !other && !el.hasAttribute(VIEW_ATTRIBUTES.focus) && !el.hasAttribute(VIEW_ATTRIBUTES.head) ? r : null;
+  }
+  return r.state.mode !== 'self' || [...MODEL_ONLY].some((name) => el.hasAttribute(name)) ? null : r;
 }
 
 /** Whether the host page styles the element's parts (::part), which only the element's own
@@ -120,24 +143,26 @@ function shadow(host: HTMLElement, styles: Array<CSSResult | CSSStyleSheet>, ...
 }
 
 /** The screen of view="weights" in a narrow element, as playground.ts renders it: the sentence,
- *  the other settings folded under it, the weights below. */
-function draw(el: Element, r: Reading, t: { tokens: string[]; weights: Matrix[]; mask?: Matrix }) {
+ *  the other settings folded under it, the weights below; or, for the trained model (`layer`
+ *  says which of its layers), the layer's weights alone, as without controls. */
+function draw(el: Element, r: Reading, t: { tokens: string[]; weights: Matrix[]; mask?: Matrix }, layer = '') {
   // (an element of its own, not a <div>: a host page's rules for its <div>s do not reach it)
   const shot = h('ap-first-screen', { class: 'first-screen', slot: 'first-screen', inert: '', 'aria-hidden': 'true', 'data-hash': toHash(r.state, r.overrides) });
   const sentence = SETTINGS.find((d) => d.key === 'sentence')!;
   const input = h('input', { type: 'text', spellcheck: 'false', autocomplete: 'off' }) as HTMLInputElement;
   input.value = String(r.state.sentence);
-  const controls = [h('div', { class: 'control text', 'data-key': 'sentence' }, h('label', {}, sentence.label), h('div', { class: 'input' }, input),
+  const controls = layer ? [] : [h('div', { class: 'control text', 'data-key': 'sentence' }, h('label', {}, sentence.label), h('div', { class: 'input' }, input),
     h('div', { class: 'help' }, sentence.help), h('div', { class: 'hint' }, WORDS.startHere)),
     h('details', { class: 'settings' }, h('summary', {}, 'Settings'))];
   const matrices = h('div', { class: 'matrices' },
-    h('p', { class: 'random-note' }, `${WORDS.random} `, h('button', { class: 'small' }, WORDS.openModel)),
+    ...(layer ? [] : [h('p', { class: 'random-note' }, `${WORDS.random} `, h('button', { class: 'small' }, WORDS.openModel))]),
     ...(nearUniform(t.weights, t.mask) ? [h('p', { class: 'hint uniform' }, `${WORDS.uniform} `, h('button', { class: 'small' }, WORDS.relativeAll))] : []),
     ...t.weights.map((m, head) => h('div', { class: 'matrix' }, heatmap(t.weights.length > 1 ? `weights · head ${head}` : 'weights', m, t.tokens, t.mask),
       h('details', { class: 'export' }, h('summary', {}, 'export')))));
-  el.append(shadow(shot, PLAYGROUND_STYLES.map((s) => (s === THEME ? themeInside() : s)), h('div', { class: 'frame' }, h('div', { class: 'layout' },
-    h('div', { class: 'controls', part: 'controls' }, ...controls),
-    h('div', { class: 'views', part: 'view' }, h('p', { class: 'hint busy' }), h('div', {}, h('div', { class: 'body' }, matrices)))))));
+  const views = h('div', { class: 'views', part: 'view' }, h('p', { class: 'hint busy' }),
+    h('div', {}, ...(layer ? [h('p', { class: 'hint layer-of' }, layer)] : []), h('div', { class: 'body' }, matrices)));
+  el.append(shadow(shot, PLAYGROUND_STYLES.map((s) => (s === THEME ? themeInside() : s)), h('div', { class: 'frame' },
+    controls.length ? h('div', { class: 'layout' }, h('div', { class: 'controls', part: 'controls' }, ...controls), views) : h('div', { class: 'layout bare' }, views))));
   // a table wider than the element says it scrolls, as the heatmap's own does once drawn
   for (const map of matrices.querySelectorAll('[data-element]')) map.toggleAttribute('overflows', overflows(map.shadowRoot!.querySelector('.scroll')));
 }

@@ -429,8 +429,9 @@ export class AttentionPlayground extends LitElement {
   private compute() {
     this.toolNote = '';  // it said what was done with the numbers before this change
     if (!this.core && !this.first) return;
-    // (Before the whole core is in, the first module refuses the trained model under WHOLE_CORE.)
-    if (this.modelMode() && this.core) return this.computeModel();
+    // The trained model is computed by the whole core alone (the first module's trace of it has
+    // no probe scores): until it is in, a post's first screen, if any, shows it.
+    if (this.modelMode()) return void (this.core && this.computeModel());
     const { state, overrides } = this;
     const wanted = this.spec;
     const id = ++this.computed;

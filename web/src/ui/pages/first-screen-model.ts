@@ -1,0 +1,27 @@
+// A post's first screen of the trained model (first-screen.ts draws it): the weights file
+// installed in the first heatmap's module built to run the model (attention-first-model.wasm,
+// which the post's script chose and whose weights it preloaded), and the layer's weights of the
+// element's sentence. A module of its own, fetched only by a post that shows the model: the
+// model's words and marks stay out of every other post's first download.
+import type { ModelTrace } from '../../core/attention.js';
+import { traceFor } from '../../core/first-core.js';
+import type { PackedCalls } from '../../core/wrap.js';
+import { modelSpec, tokenMark } from '../../state/model-mode.js';
+
+type Matrix = number[][];
+/** What the screen shows of one layer: its tokens as the page marks them and its heads' weights. */
+export type LayerShown = { tokens: string[]; weights: Matrix[]; mask?: Matrix; label: string };
+
+let installed: Promise<boolean> | null = null;
+
+/** Layer `layer` (from 1) of the model's trace of `sentence`, or null where the element is to
+ *  draw it: weights that could not be fetched or read, a sentence the core refuses or that
+ *  `fits` says is too long for tables, a layer the model does not have. */
+export async function modelLayer(calls: PackedCalls, sentence: string, layer: number, fits: (tokens: number) => boolean): Promise<LayerShown | null> {
+  installed ??= import('../../core/model-weights.js').then(async ({ weightsBytes }) => !('error' in calls.install(await weightsBytes())), () => false);
+  if (!(await installed)) return null;
+  const t = traceFor(calls, modelSpec(sentence), fits) as ModelTrace | { error: unknown } | null;
+  if (!t || 'error' in t || !t.layers[layer - 1]) return null;
+  const { weights, mask } = t.layers[layer - 1];
+  return { tokens: t.tokens.map(tokenMark), weights, mask, label: `Layer ${layer} of ${t.layers.length}` };
+}
