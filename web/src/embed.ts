@@ -18,6 +18,7 @@ if (models.length) {
   (document.head ?? document.documentElement).append(weights);
 }
 const firstScreen = (p: Element) => p.getAttribute('view') === 'weights' && p.getAttribute('controls') === 'none';
+if (models.some(firstScreen)) void import('./ui/pages/first-screen-model.js').catch(() => {});  // its code, beside the wasm
 if (models.some((p) => !firstScreen(p))) {
   const core = new URL('./core/wasm/attention-core.wasm', import.meta.url), coreBytes = fetch(core);
   coreBytes.catch(() => {});  // a failed fetch is the compile's to report (the element then fetches it)

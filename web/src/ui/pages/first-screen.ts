@@ -19,7 +19,7 @@ import { KEY_OF_ATTRIBUTE, MATRIX_KEYS, SETTINGS, readEntries, toHash, toSpec, t
 import { SEQUENTIAL, full, gradientStyle, short, swatchOf } from '../shared/colour.js';
 import { nearUniform } from '../shared/uniform.js';
 import { HEATMAP_STYLES } from '../views/heatmap-styles.js';
-import { inTable, overflows } from '../views/heatmap-form.js';
+import { inTable, markOverflowing } from '../views/heatmap-form.js';
 import { THEME } from '../shared/theme.js';
 import { PLAYGROUND_STYLES } from './playground-styles.js';
 import { willBeNarrow } from './phone-width.js';
@@ -164,7 +164,7 @@ function draw(el: Element, r: Reading, t: { tokens: string[]; weights: Matrix[];
   el.append(shadow(shot, PLAYGROUND_STYLES.map((s) => (s === THEME ? themeInside() : s)), h('div', { class: 'frame' },
     controls.length ? h('div', { class: 'layout' }, h('div', { class: 'controls', part: 'controls' }, ...controls), views) : h('div', { class: 'layout bare' }, views))));
   // a table wider than the element says it scrolls, as the heatmap's own does once drawn
-  for (const map of matrices.querySelectorAll('[data-element]')) map.toggleAttribute('overflows', overflows(map.shadowRoot!.querySelector('.scroll')));
+  markOverflowing(matrices.querySelectorAll('[data-element]'));
 }
 
 /** One head's weights as views/heatmap.ts draws them: a table of numbers on the 0-to-1 scale. */

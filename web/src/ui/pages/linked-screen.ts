@@ -14,7 +14,7 @@
 import { loadFirst, traceFor } from '../../core/first-core.js';
 import { autoValue } from '../../state/auto-value.js';
 import { diverging, extent, short, swatchOf, type Scale } from '../shared/colour.js';
-import { inTable, overflows } from '../views/heatmap-form.js';
+import { inTable, markOverflowing } from '../views/heatmap-form.js';
 import { willBeNarrow } from './phone-width.js';
 
 type Matrix = number[][];
@@ -53,7 +53,7 @@ export async function drawLinkedScreen(): Promise<void> {
     }
     screen.dataset.hash = link.hash;  // the element keeps it until it draws its own
     // a table wider than its column says it scrolls, as the heatmap's own does once drawn
-    for (const map of copy.shadowRoot.querySelectorAll('[data-element="ap-heatmap"]')) map.toggleAttribute('overflows', overflows(map.shadowRoot?.querySelector('.scroll')));
+    markOverflowing(copy.shadowRoot.querySelectorAll('[data-element="ap-heatmap"]'));
   } catch {
     // the element draws it with its own code
   }

@@ -20,3 +20,11 @@ export const inTable = (rows: number, cols: number) => !pictured(rows, cols) && 
 /** Whether a table's scrolling box is narrower than the table: the heatmap then says it scrolls
  *  sideways (its `overflows` attribute), as nothing else shows that more columns lie to the right. */
 export const overflows = (box: Element | null | undefined) => Boolean(box && box.scrollWidth > box.clientWidth + 1);
+
+/** Sets `overflows` on each heatmap drawn before the element (a first screen's), every one
+ *  measured before any is marked: marking one between measures made the next measure lay the
+ *  page out again (four heads of the trained model took 114 ms of a post's first screen so). */
+export function markOverflowing(maps: Iterable<Element>): void {
+  const measured = Array.from(maps, (map) => [map, overflows(map.shadowRoot?.querySelector('.scroll'))] as const);
+  for (const [map, over] of measured) map.toggleAttribute('overflows', over);
+}
