@@ -451,7 +451,7 @@ test('a post\'s trainer and comparison code comes after its first heatmap; a pos
   await done(page);
 });
 
-test('a post on the trained model shows the chosen layer\'s weights, with the core\'s numbers, before the elements\' code is in, the weights fetched once', async () => {
+test('a post on the trained model shows a layer\'s weights, with the core\'s numbers and its controls or none, before the elements\' code is in, the weights fetched once', async () => {
   pages['/first-model.html'] = post(`<attention-playground id="m" model="tiny-lm" sentence="zebra jumps" view="weights" controls="none" layer="2"></attention-playground>
     <attention-playground id="typed" model="tiny-lm" sentence="hi there" view="weights"></attention-playground>`);
   await core.loadModel();
@@ -477,19 +477,30 @@ test('a post on the trained model shows the chosen layer\'s weights, with the co
         trace.layers[1].weights[h].flat().map((v) => Number(v.toPrecision(8))));
       texts.push(await map.locator('tbody td').allInnerTexts());
     }
-    // one with its controls is the element's to draw
-    assert.equal(await page.locator('#typed > .first-screen').count(), 0);
-    await page.screenshot({ path: `/tmp/first-model-${width}-${colorScheme}.png` });
-    const place = () => page.locator('#m').evaluate((el) => { const r = el.getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height]; });
-    const box = await place();
+    // one with its controls: the model chosen, the sentence, how many tokens it is, layer 1's heads
+    const typed = page.locator('#typed > .first-screen'), hi = core.trace({ model: 'tiny-lm', sentence: 'hi there' });
+    assert.equal(await typed.locator('select').inputValue(), 'tiny-lm');
+    assert.equal(await typed.locator('input').inputValue(), 'hi there');
+    assert.equal(await typed.locator('[data-key="sentence"] .hint').textContent(), `It reads word pieces: at most 128 tokens (${hi.tokens.length} now).`);
+    assert.equal(await typed.locator('.layer-of').textContent(), 'Layer 1 of 2');
+    assert.deepEqual(await typed.locator('[data-element="ap-heatmap"]').nth(3).locator('tbody td').evaluateAll((tds) => tds.map((td) => Number(td.title.replace('\u2212', '-')))),
+      hi.layers[0].weights[3].flat().map((v) => Number(v.toPrecision(8))));
+    await page.screenshot({ path: `/tmp/first-model-${width}-${colorScheme}.png`, fullPage: true });
+    const place = (id) => page.locator(id).evaluate((el) => { const r = el.getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height]; });
+    const box = await place('#m'), typedBox = await place('#typed');
+    const typedText = await typed.locator('.controls').innerText();
     release();
     await shows(page, '#m ap-heatmap[key="weights"] td[data-row]');
     assert.equal(await page.locator('#m > .first-screen').count(), 0);
     assert.equal(await page.locator('#m .layer-of').textContent(), 'Layer 2 of 2');
     for (let h = 0; h < 4; h++) assert.deepEqual(await shownText(page, 'weights', h, '#m'), texts[h], 'the numbers as the element writes them');
-    assert.deepEqual(await place(), box, 'the element stands where its first screen stood');
-    await page.screenshot({ path: `/tmp/first-model-${width}-${colorScheme}-element.png` });
+    assert.deepEqual(await place('#m'), box, 'the element stands where its first screen stood');
     await shows(page, '#typed ap-heatmap[key="weights"] td[data-row]');
+    assert.equal(await page.locator('#typed > .first-screen').count(), 0);
+    assert.equal(await page.locator('#typed').locator('.controls').innerText(), typedText, 'the controls say what they said');
+    assert.deepEqual(await place('#typed'), typedBox, 'the element with controls stands where its first screen stood');
+    await page.evaluate(() => scrollTo(0, 0));
+    await page.screenshot({ path: `/tmp/first-model-${width}-${colorScheme}-element.png`, fullPage: true });
     // the model module, and no other first module; the weights once, for the screen and both elements
     assert.deepEqual(fetched.filter((f) => /attention-first|tiny-lm/.test(f)), ['/assets/tiny-lm.bin', '/assets/attention-first-model.wasm'].sort((a, b) => fetched.indexOf(a) - fetched.indexOf(b)));
     await done(page);

@@ -7,8 +7,8 @@
 
 // A playground that shows the trained model needs its weights: they are asked for now, beside
 // the first heatmap's module, rather than once the elements' code has arrived and asked for the
-// core, and the core for the weights. One that shows its weights without controls is drawn from
-// the first heatmap's module (which runs the model for that screen); for any other, the whole
+// core, and the core for the weights. One that shows its weights, with its own controls or none,
+// is drawn from the first heatmap's module (which runs the model for that screen); for any other, the whole
 // core, which alone runs the element's model, is asked for now too (on localhost the weights
 // came 370 ms after navigation, the core's download having ended at 350).
 const models = [...document.querySelectorAll('attention-playground[model="tiny-lm"]')];
@@ -17,7 +17,7 @@ if (models.length) {
   Object.assign(weights, { rel: 'preload', as: 'fetch', crossOrigin: '', href: new URL('./core/wasm/tiny-lm.bin', import.meta.url).href });
   (document.head ?? document.documentElement).append(weights);
 }
-const firstScreen = (p: Element) => p.getAttribute('view') === 'weights' && p.getAttribute('controls') === 'none';
+const firstScreen = (p: Element) => p.getAttribute('view') === 'weights' && [null, 'none'].includes(p.getAttribute('controls'));
 if (models.some(firstScreen)) void import('./ui/pages/first-screen-model.js').catch(() => {});  // its code, beside the wasm
 if (models.some((p) => !firstScreen(p))) {
   const core = new URL('./core/wasm/attention-core.wasm', import.meta.url), coreBytes = fetch(core);

@@ -6,11 +6,13 @@
 import type { ModelTrace } from '../../core/attention.js';
 import { traceFor } from '../../core/first-core.js';
 import type { PackedCalls } from '../../core/wrap.js';
-import { modelSpec, tokenMark } from '../../state/model-mode.js';
+import { CONTEXT, modelSpec, tokenMark } from '../../state/model-mode.js';
+import { WORDS } from './playground-words.js';
 
 type Matrix = number[][];
-/** What the screen shows of one layer: its tokens as the page marks them and its heads' weights. */
-export type LayerShown = { tokens: string[]; weights: Matrix[]; mask?: Matrix; label: string };
+/** What the screen shows of one layer: its tokens as the page marks them, its heads' weights,
+ *  which layer it is, and what the Sentence control says of the tokens. */
+export type LayerShown = { tokens: string[]; weights: Matrix[]; mask?: Matrix; label: string; sentenceHint: string };
 
 let installed: Promise<boolean> | null = null;
 
@@ -23,5 +25,5 @@ export async function modelLayer(calls: PackedCalls, sentence: string, layer: nu
   const t = traceFor(calls, modelSpec(sentence), fits) as ModelTrace | { error: unknown } | null;
   if (!t || 'error' in t || !t.layers[layer - 1]) return null;
   const { weights, mask } = t.layers[layer - 1];
-  return { tokens: t.tokens.map(tokenMark), weights, mask, label: `Layer ${layer} of ${t.layers.length}` };
+  return { tokens: t.tokens.map(tokenMark), weights, mask, label: `Layer ${layer} of ${t.layers.length}`, sentenceHint: WORDS.readsPieces(CONTEXT, t.tokens.length) };
 }

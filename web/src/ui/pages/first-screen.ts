@@ -5,8 +5,8 @@
 // that screen in its first-screen slot until it draws its own (playground.ts), as the home page
 // keeps the screen written into it. The rest of the elements' code (37 KB gzip) is asked for
 // after this, not beside the wasm, so that on a slow connection the first heatmap waits for
-// neither. The trained model is drawn too, where it is shown without controls (one layer's
-// heads, first-screen-model.ts). Only what the element would draw the same way is drawn here: a
+// neither. The trained model is drawn too (its Model and Sentence controls, or none, and one
+// layer's heads: first-screen-model.ts). Only what the element would draw the same way is drawn here: a
 // playground with a preset, its own matrices, chosen controls (the trained model's aside), a
 // setting it would complain of, one showing anything but the weights, weights too large for numbers in their cells or a
 // spec the element would compute in its worker (the core counts both before anything runs), one as
@@ -28,7 +28,7 @@ import { WORDS } from './playground-words.js';
 type Matrix = number[][];
 // Attributes that change nothing the screen draws, beside the settings' own.
 const HARMLESS = new Set(['view', 'theme', 'class', 'id', 'style', 'lang', 'dir', 'title']);
-// Attributes drawn for the trained model alone: without its controls, on the layer chosen.
+// Attributes drawn for the trained model alone: without controls, on the layer chosen.
 const MODEL_ONLY = new Set(['controls', VIEW_ATTRIBUTES.layer]);
 
 /** Draws the first screen of each playground in `elements` that it can draw (see above); resolves
@@ -52,7 +52,7 @@ export async function drawFirstScreens(elements: Element[]): Promise<void> {
       if (trained(r)) {
         const { modelLayer } = await modelCode!;
         const shown = await modelLayer(calls, String(r.state.sentence), attributeView((name) => el.getAttribute(name)).view.layer, fits);
-        if (shown && !customElements.get('attention-playground')) draw(el, r, shown, shown.label);
+        if (shown && !customElements.get('attention-playground')) draw(el, r, shown, shown);
         continue;
       }
       const t = traceFor(calls, toSpec(r.state, r.overrides), fits) as { error?: unknown; tokens: string[]; weights: Matrix[]; mask?: Matrix } | null;
@@ -68,8 +68,8 @@ export async function drawFirstScreens(elements: Element[]): Promise<void> {
 const trained = (r: Reading) => r.state.model !== 'random';
 
 /** The element's settings as it will read them, when this module can draw it as it will: random
- *  weights with their controls, or the trained model without them (controls="none"; its layer
- *  may be chosen). */
+ *  weights with their controls, or the trained model with its two or none (controls="none"; its
+ *  layer may be chosen). */
 function reading(el: Element): Reading | null {
   if (el.getAttribute('view') !== 'weights') return null;
   const entries: Array<[string, string, string]> = [];
@@ -83,7 +83,8 @@ function reading(el: Element): Reading | null {
   if (trained(r)) {
     const { problems } = attributeView((name) => el.getAttribute(name));
     const other = entries.some(([key]) => key !== 'model' && key !== 'sentence');
-    return el.getAttribute('controls') === 'none' && !problems.length && !other && !el.hasAttribute(VIEW_ATTRIBUTES.focus) && !el.hasAttribute(VIEW_ATTRIBUTES.head) ? r : null;
+    const controls = el.getAttribute('controls');
+    return (controls === null || controls === 'none') && !problems.length && !other && !el.hasAttribute(VIEW_ATTRIBUTES.focus) && !el.hasAttribute(VIEW_ATTRIBUTES.head) ? r : null;
   }
   return r.state.mode !== 'self' || [...MODEL_ONLY].some((name) => el.hasAttribute(name)) ? null : r;
 }
@@ -143,24 +144,28 @@ function shadow(host: HTMLElement, styles: Array<CSSResult | CSSStyleSheet>, ...
 }
 
 /** The screen of view="weights" in a narrow element, as playground.ts renders it: the sentence,
- *  the other settings folded under it, the weights below; or, for the trained model (`layer`
- *  says which of its layers), the layer's weights alone, as without controls. */
-function draw(el: Element, r: Reading, t: { tokens: string[]; weights: Matrix[]; mask?: Matrix }, layer = '') {
+ *  the other settings folded under it, the weights below; or, for the trained model (`model`
+ *  says which layer and what the Sentence control says of it), the Model and Sentence
+ *  controls (unless the element has none) and the layer's weights. */
+function draw(el: Element, r: Reading, t: { tokens: string[]; weights: Matrix[]; mask?: Matrix }, model?: { label: string; sentenceHint: string }) {
   // (an element of its own, not a <div>: a host page's rules for its <div>s do not reach it)
   const shot = h('ap-first-screen', { class: 'first-screen', slot: 'first-screen', inert: '', 'aria-hidden': 'true', 'data-hash': toHash(r.state, r.overrides) });
-  const sentence = SETTINGS.find((d) => d.key === 'sentence')!;
+  const def = (key: string) => SETTINGS.find((d) => d.key === key)!;
   const input = h('input', { type: 'text', spellcheck: 'false', autocomplete: 'off' }) as HTMLInputElement;
   input.value = String(r.state.sentence);
-  const controls = layer ? [] : [h('div', { class: 'control text', 'data-key': 'sentence' }, h('label', {}, sentence.label), h('div', { class: 'input' }, input),
-    h('div', { class: 'help' }, sentence.help), h('div', { class: 'hint' }, WORDS.startHere)),
-    h('details', { class: 'settings' }, h('summary', {}, 'Settings'))];
+  const control = (key: string, field: HTMLElement, hint: string) => h('div', { class: `control ${def(key).kind}`, 'data-key': key },
+    h('label', {}, def(key).label), h('div', { class: 'input' }, field), h('div', { class: 'help' }, def(key).help), h('div', { class: 'hint' }, hint));
+  const chosen = (v: string) => h('option', { value: v, ...(v === r.state.model ? { selected: '' } : {}) }, v.replace('_', ' '));
+  const controls = !model ? [control('sentence', input, WORDS.startHere), h('details', { class: 'settings' }, h('summary', {}, 'Settings'))]
+    : el.getAttribute('controls') === 'none' ? []
+      : [control('model', h('select', {}, ...def('model').options!.map(chosen)), WORDS.putAway), control('sentence', input, model.sentenceHint)];
   const matrices = h('div', { class: 'matrices' },
-    ...(layer ? [] : [h('p', { class: 'random-note' }, `${WORDS.random} `, h('button', { class: 'small' }, WORDS.openModel))]),
+    ...(model ? [] : [h('p', { class: 'random-note' }, `${WORDS.random} `, h('button', { class: 'small' }, WORDS.openModel))]),
     ...(nearUniform(t.weights, t.mask) ? [h('p', { class: 'hint uniform' }, `${WORDS.uniform} `, h('button', { class: 'small' }, WORDS.relativeAll))] : []),
     ...t.weights.map((m, head) => h('div', { class: 'matrix' }, heatmap(t.weights.length > 1 ? `weights · head ${head}` : 'weights', m, t.tokens, t.mask),
       h('details', { class: 'export' }, h('summary', {}, 'export')))));
   const views = h('div', { class: 'views', part: 'view' }, h('p', { class: 'hint busy' }),
-    h('div', {}, ...(layer ? [h('p', { class: 'hint layer-of' }, layer)] : []), h('div', { class: 'body' }, matrices)));
+    h('div', {}, ...(model ? [h('p', { class: 'hint layer-of' }, model.label)] : []), h('div', { class: 'body' }, matrices)));
   el.append(shadow(shot, PLAYGROUND_STYLES.map((s) => (s === THEME ? themeInside() : s)), h('div', { class: 'frame' },
     controls.length ? h('div', { class: 'layout' }, h('div', { class: 'controls', part: 'controls' }, ...controls), views) : h('div', { class: 'layout bare' }, views))));
   // a table wider than the element says it scrolls, as the heatmap's own does once drawn

@@ -76,7 +76,6 @@ const FEW_CONTROLS = 3;
 const ATTRIBUTES_READ = 'Some settings were not understood and were left at their defaults';
 // The element's properties that hold the view (ViewState), which the link follows.
 const VIEW_PROPERTIES = ['focusToken', 'focusHead', 'layer', 'relative', 'stepAt', 'blockAt'];
-const PUT_AWAY = 'Seed, sizes, mask and your matrices are put away until you switch back: the trained model’s are learned.';
 
 const VIEWED: string[] = Object.values(VIEW_ATTRIBUTES);
 const PRESENTATION = ['preset', 'view', 'controls', 'compact', 'toolbar', 'presets', ...VIEWED, 'share-url', 'script-url'];
@@ -983,7 +982,7 @@ export class AttentionPlayground extends LitElement {
     return settingControl(def, {
       value: this.state[def.key], set: (text) => this.set(def, text), message: this.inputErrors[def.key] || home,
       disabled: locked, hint: locked ? 'set by your matrix' : def.key !== 'sentence' ? ''
-        : this.modelMode() ? `It reads word pieces: at most ${CONTEXT} tokens${this.model ? ` (${this.model.tokens.length} now)` : ''}.` : this.compact ? '' : WORDS.startHere,
+        : this.modelMode() ? WORDS.readsPieces(CONTEXT, this.model?.tokens.length) : this.compact ? '' : WORDS.startHere,
       auto: autoValue(def.key, this.shownTrace),
       extra: def.key === 'seed' ? html`<button class="small" @click=${this.newSeed} title="Draw a new random seed">new random</button>` : undefined,
     });
@@ -998,7 +997,7 @@ export class AttentionPlayground extends LitElement {
     const failed = model && this.modelStatus === 'failed';
     return settingControl(def, {
       value: this.state[def.key], set: (text) => this.set(def, text), message: (failed ? this.modelError : '') || home,
-      hint: !model ? '' : loading ? `Loading the trained model, ${WEIGHTS_SIZE}…` : PUT_AWAY,
+      hint: !model ? '' : loading ? `Loading the trained model, ${WEIGHTS_SIZE}…` : WORDS.putAway,
       extra: failed ? html`<button class="small" data-action="retry-model" @click=${this.retryModel}>try again</button>` : undefined,
       // a model trained in /learn/'s tab is named by its card, not by the shipped model's name
       names: this.card?.name ? { [MODEL]: this.card.name } : undefined,
