@@ -481,6 +481,7 @@ Result<Spec> parse_trained(const json& j, Spec s) {
       ATTENTION_TRY(given, get_string(j, "sentence"));
       sentence = std::move(given);
     }
+    if (auto bad = too_long(sentence, "sentence")) return *bad;
     for (const int id : encode_pieces(tiny_lm_pieces(), sentence)) s.tokens.push_back(tiny_lm_pieces().names[static_cast<std::size_t>(id)]);
   }
   if (s.tokens.empty()) return error_at(key, "has no tokens; type at least one character");

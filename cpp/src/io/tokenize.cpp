@@ -79,11 +79,14 @@ bool regional_indicator(char32_t cp) { return in(cp, 0x1F1E6, 0x1F1FF); }
 
 }  // namespace
 
+std::optional<Error> too_long(const std::string& sentence, const std::string& field) {
+  if (sentence.size() <= limits::max_sentence_bytes) return std::nullopt;
+  return error_at(field, "is " + std::to_string(sentence.size()) + " bytes long; the limit is " +
+                             std::to_string(limits::max_sentence_bytes) + " bytes");
+}
+
 Result<std::vector<std::string>> tokenize(const std::string& sentence, const std::string& field) {
-  if (sentence.size() > limits::max_sentence_bytes) {
-    return error_at(field, "is " + std::to_string(sentence.size()) + " bytes long; the limit is " +
-                               std::to_string(limits::max_sentence_bytes) + " bytes");
-  }
+  if (auto bad = too_long(sentence, field)) return *bad;
   std::vector<std::string> tokens;
   std::string current;
   Kind current_kind = Kind::space;  // kind of the token being built

@@ -8,8 +8,10 @@
 #include <cstring>
 #include <limits>
 
+#include "attention/core/limits.hpp"
 #include "attention/core/word_seed.hpp"
 #include "attention/io/int8_rows.hpp"
+#include "attention/io/spec.hpp"
 #include "attention/io/trace_json.hpp"
 #include "built_in_model.hpp"
 #include "support.hpp"
@@ -247,6 +249,18 @@ TEST_CASE("the model's word pieces are built into the core and read every text",
   CHECK(printable.front() == ' ');
   CHECK(std::find(printable.begin(), printable.end(), p.ids.at(" the")) != printable.end());
   CHECK(std::find(printable.begin(), printable.end(), '\n') == printable.end());
+}
+
+TEST_CASE("a sentence for the trained model past the sentence limit is refused before it is read into word pieces", "[model]") {
+  const std::string limit = std::to_string(attention::limits::max_sentence_bytes);
+  const auto huge = attention::parse_spec(json{{"model", "tiny-lm"}, {"sentence", std::string(attention::limits::max_sentence_bytes + 1, 'x')}});
+  REQUIRE_FALSE(huge);
+  CHECK(huge.error().field == "sentence");
+  CHECK(huge.error().message == "sentence: is " + std::to_string(attention::limits::max_sentence_bytes + 1) + " bytes long; the limit is " + limit + " bytes");
+  // at the limit it is read, and refused for its tokens
+  const auto at = attention::parse_spec(json{{"model", "tiny-lm"}, {"sentence", std::string(attention::limits::max_sentence_bytes, 'x')}});
+  REQUIRE_FALSE(at);
+  CHECK(at.error().message.find("tokens; the trained model reads at most 128") != std::string::npos);
 }
 
 TEST_CASE("run_model reads 1 to context tokens of the vocabulary", "[model]") {

@@ -16,6 +16,10 @@ namespace attention {
 Result<std::vector<std::string>> tokenize(const std::string& sentence,
                                           const std::string& field = "sentence");
 
+// The refusal of a sentence past limits::max_sentence_bytes (either model's tokens are counted
+// only within it: reading a megabyte into word pieces took a third of a second), naming `field`.
+std::optional<Error> too_long(const std::string& sentence, const std::string& field);
+
 // Decodes the code point at text[i] into `cp`; returns its byte length, or 0 when the bytes
 // there are not well-formed UTF-8 (overlong forms, surrogates and values past U+10FFFF too).
 std::size_t decode_utf8(const std::string& text, std::size_t i, char32_t& cp);
