@@ -90,7 +90,6 @@ std::string entropy(const std::string& request) {
   return text(curve ? curve.value() : error_of(curve.error()));
 }
 
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_core) {

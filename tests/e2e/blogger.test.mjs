@@ -506,3 +506,19 @@ test('a post on the trained model shows a layer\'s weights, with the core\'s num
     await done(page);
   }
 });
+
+test('a post on the trained model too wide for a first screen asks for the whole core at once, then shows the model', async () => {
+  pages['/wide-model.html'] = post(`<div style="width: 900px"><attention-playground id="w" model="tiny-lm" sentence="hi there" view="weights" controls="none"></attention-playground></div>`);
+  const page = await env.page({ viewport: { width: 1280, height: 900 } });
+  const release = await holdBack(page, /\/chunks\/elements-[\w-]+\.js$/);
+  const whole = page.waitForRequest((r) => /attention-core-[\w-]+\.wasm$/.test(r.url()));
+  await page.goto(env.base + 'wide-model.html');
+  await whole;  // while the elements' code is still held back
+  assert.equal(await page.evaluate(() => customElements.get('attention-playground')), undefined);
+  assert.equal(await page.locator('#w > .first-screen').count(), 0);
+  release();
+  await shows(page, '#w ap-heatmap[key="weights"] td[data-row]');
+  await core.loadModel();
+  assert.deepEqual(await cells(page, 'weights', 2, '#w'), core.trace({ model: 'tiny-lm', sentence: 'hi there' }).layers[0].weights[2]);
+  await done(page);
+});

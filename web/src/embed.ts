@@ -7,10 +7,10 @@
 
 // A playground that shows the trained model needs its weights: they are asked for now, beside
 // the first heatmap's module, rather than once the elements' code has arrived and asked for the
-// core, and the core for the weights. One that shows its weights, with its own controls or none,
-// is drawn from the first heatmap's module (which runs the model for that screen); for any other, the whole
-// core, which alone runs the element's model, is asked for now too (on localhost the weights
-// came 370 ms after navigation, the core's download having ended at 350).
+// core, and the core for the weights. One that shows its weights, with its own controls or
+// none, is drawn from the first heatmap's module (the one built to run the model too); for any
+// other, the whole core, which alone runs the element's model, is asked for now too (on
+// localhost the weights came 370 ms after navigation, the core's download having ended at 350).
 const models = [...document.querySelectorAll('attention-playground[model="tiny-lm"]')];
 if (models.length) {
   const weights = document.createElement('link');  // taken up by the fetch of them (core/model-weights.ts)
@@ -19,12 +19,8 @@ if (models.length) {
 }
 const firstScreen = (p: Element) => p.getAttribute('view') === 'weights' && [null, 'none'].includes(p.getAttribute('controls'));
 if (models.some(firstScreen)) void import('./ui/pages/first-screen-model.js').catch(() => {});  // its code, beside the wasm
-if (models.some((p) => !firstScreen(p))) {
-  const core = new URL('./core/wasm/attention-core.wasm', import.meta.url), coreBytes = fetch(core);
-  coreBytes.catch(() => {});  // a failed fetch is the compile's to report (the element then fetches it)
-  import('./core/instantiate.js').then(({ compileEarly }) => compileEarly(core, core.href, coreBytes));
-}
-// (Not for a post whose playgrounds all show the trained model otherwise: only the whole core runs those.)
+if (models.some((p) => !firstScreen(p))) wholeCore();
+// (Not for a post whose playgrounds all show the trained model otherwise: the whole core runs those.)
 const playgrounds = [...document.querySelectorAll('attention-playground')].filter((p) => !models.includes(p) || firstScreen(p));
 if (playgrounds.length) {
   // (the module that also runs the trained model where a first screen shows it: 12 KB gzip more)
@@ -51,6 +47,9 @@ if (playgrounds.length) {
       await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted, 0)));
     }
   }
+  // a trained model the first screens did not draw (a wide one, say) waits for the whole core,
+  // unless it was asked for already
+  if (models.every(firstScreen) && models.some((p) => !p.querySelector(':scope > [slot="first-screen"]'))) wholeCore();
 }
 // The playground next: a post's playgrounds draw as soon as it is in. The trainer's and the
 // comparison's code (chunks of their own, 20 KB gzip) are fetched once the playgrounds have
@@ -61,6 +60,13 @@ const { AttentionPlayground } = await import('./ui/pages/playground.js');
 if (!document.querySelector('attention-trainer, attention-compare')) await drawn([...document.querySelectorAll('attention-playground')]);
 const [{ AttentionTrainer }, { AttentionCompare }] = await Promise.all([import('./ui/pages/trainer.js'), import('./ui/pages/compare.js')]);
 export { AttentionPlayground, AttentionTrainer, AttentionCompare };
+
+/** Starts fetching and compiling the whole core, which the elements take up when their code asks for it. */
+function wholeCore() {
+  const core = new URL('./core/wasm/attention-core.wasm', import.meta.url), coreBytes = fetch(core);
+  coreBytes.catch(() => {});  // a failed fetch is the compile's to report (the element then fetches it)
+  import('./core/instantiate.js').then(({ compileEarly }) => compileEarly(core, core.href, coreBytes));
+}
 
 /** Resolves once each playground has shown its first trace, or its error, and the frame that
  *  shows it has been drawn; or after ten seconds (one whose core could not be loaded shows

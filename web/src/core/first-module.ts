@@ -50,8 +50,8 @@ export async function instantiateFirst(module: WebAssembly.Module): Promise<Pack
   const instance = await WebAssembly.instantiate(module, { env });
   core = instance.exports as unknown as Exports;
   core.__wasm_call_ctors();
-  // A spec crosses as UTF-8 (a weights file as its bytes) in memory the module allocates (it may be far larger than the stack);
-  // an answer is the module's own string, read before the next call.
+  // A spec crosses as UTF-8 (a weights file as its bytes) in memory the module allocates (it may
+  // be far larger than the stack); an answer is the module's own string, read before the next call.
   const call = (f: (spec: number, length: number) => number, given: string | Uint8Array): string => {
     const encoded = typeof given === 'string' ? utf8(given) : given;
     const at = core.malloc(encoded.length + 1);

@@ -16,6 +16,11 @@ export const WEIGHTS_SIZE = '168 KB';
 
 export const isModelState = (state: State): boolean => state.model === MODEL;
 
+/** What the Model control says in model mode, and the Sentence control of the tokens (`now`:
+ *  how many the sentence is, once read), here and in a post's first screen. */
+export const PUT_AWAY = 'Seed, sizes, mask and your matrices are put away until you switch back: the trained model’s are learned.';
+export const readsPieces = (now?: number): string => `It reads word pieces: at most ${CONTEXT} tokens${now === undefined ? '' : ` (${now} now)`}.`;
+
 /** A model trace, told from the self and encoder-decoder traces by its layers. */
 export const isModelTrace = (t: unknown): t is ModelTrace =>
   typeof t === 'object' && t !== null && Array.isArray((t as Partial<ModelTrace>).layers);

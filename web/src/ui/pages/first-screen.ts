@@ -6,15 +6,15 @@
 // keeps the screen written into it. The rest of the elements' code (37 KB gzip) is asked for
 // after this, not beside the wasm, so that on a slow connection the first heatmap waits for
 // neither. The trained model is drawn too (its Model and Sentence controls, or none, and one
-// layer's heads: first-screen-model.ts). Only what the element would draw the same way is drawn here: a
-// playground with a preset, its own matrices, chosen controls (the trained model's aside), a
-// setting it would complain of, one showing anything but the weights, weights too large for numbers in their cells or a
-// spec the element would compute in its worker (the core counts both before anything runs), one as
-// wide as the page's layout (760 px and more), one on a page that styles its ::parts, or a page
-// opened by a link to a playground's own state, waits for its own code.
+// layer's heads: first-screen-model.ts). Only what the element would draw the same way is drawn
+// here: a playground with a preset, its own matrices, chosen controls (the trained model's
+// aside), a setting it would complain of, one showing anything but the weights, weights too
+// large for numbers in their cells or a spec the element would compute in its worker (the core
+// counts both before anything runs), one as wide as the page's layout (760 px and more), one on
+// a page that styles its ::parts, or a page opened by a link to a playground's own state, waits
+// for its own code.
 import { adoptStyles, type CSSResult } from '@lit/reactive-element/css-tag.js';
 import { loadFirst, traceFor } from '../../core/first-core.js';
-import { VIEW_ATTRIBUTES, attributeView } from '../../state/view-state.js';
 import { KEY_OF_ATTRIBUTE, MATRIX_KEYS, SETTINGS, readEntries, toHash, toSpec, type Reading } from '../../state/settings.js';
 import { SEQUENTIAL, full, gradientStyle, short, swatchOf } from '../shared/colour.js';
 import { nearUniform } from '../shared/uniform.js';
@@ -28,8 +28,10 @@ import { WORDS } from './playground-words.js';
 type Matrix = number[][];
 // Attributes that change nothing the screen draws, beside the settings' own.
 const HARMLESS = new Set(['view', 'theme', 'class', 'id', 'style', 'lang', 'dir', 'title']);
-// Attributes drawn for the trained model alone: without controls, on the layer chosen.
-const MODEL_ONLY = new Set(['controls', VIEW_ATTRIBUTES.layer]);
+// Attributes drawn for the trained model alone: without controls, on the layer chosen (its
+// value is read as the element reads it, by first-screen-model.ts; the element's other view
+// attributes, the token and the head followed, leave the screen to the element).
+const MODEL_ONLY = new Set(['controls', 'layer']);
 
 /** Draws the first screen of each playground in `elements` that it can draw (see above); resolves
  *  once they are on the page (at once when there are none), and never rejects. */
@@ -51,7 +53,7 @@ export async function drawFirstScreens(elements: Element[]): Promise<void> {
       const fits = (n: number) => inTable(n, n);
       if (trained(r)) {
         const { modelLayer } = await modelCode!;
-        const shown = await modelLayer(calls, String(r.state.sentence), attributeView((name) => el.getAttribute(name)).view.layer, fits);
+        const shown = await modelLayer(calls, el, String(r.state.sentence), fits);
         if (shown && !customElements.get('attention-playground')) draw(el, r, shown, shown);
         continue;
       }
@@ -64,8 +66,8 @@ export async function drawFirstScreens(elements: Element[]): Promise<void> {
   }
 }
 
-/** Whether a reading is of the trained model (the Model setting is random or the model). */
-const trained = (r: Reading) => r.state.model !== 'random';
+/** Whether a reading is of the trained model. */
+const trained = (r: Reading) => r.state.model !== 'random';  // (its two values)
 
 /** The element's settings as it will read them, when this module can draw it as it will: random
  *  weights with their controls, or the trained model with its two or none (controls="none"; its
@@ -81,10 +83,8 @@ function reading(el: Element): Reading | null {
   const r = readEntries(entries);
   if (r.problems.length) return null;
   if (trained(r)) {
-    const { problems } = attributeView((name) => el.getAttribute(name));
     const other = entries.some(([key]) => key !== 'model' && key !== 'sentence');
-    const controls = el.getAttribute('controls');
-    return (controls === null || controls === 'none') && !problems.length && !other && !el.hasAttribute(VIEW_ATTRIBUTES.focus) && !el.hasAttribute(VIEW_ATTRIBUTES.head) ? r : null;
+    return [null, 'none'].includes(el.getAttribute('controls')) && !other ? r : null;
   }
   return r.state.mode !== 'self' || [...MODEL_ONLY].some((name) => el.hasAttribute(name)) ? null : r;
 }
@@ -147,7 +147,7 @@ function shadow(host: HTMLElement, styles: Array<CSSResult | CSSStyleSheet>, ...
  *  the other settings folded under it, the weights below; or, for the trained model (`model`
  *  says which layer and what the Sentence control says of it), the Model and Sentence
  *  controls (unless the element has none) and the layer's weights. */
-function draw(el: Element, r: Reading, t: { tokens: string[]; weights: Matrix[]; mask?: Matrix }, model?: { label: string; sentenceHint: string }) {
+function draw(el: Element, r: Reading, t: { tokens: string[]; weights: Matrix[]; mask?: Matrix }, model?: { label: string; modelHint: string; sentenceHint: string }) {
   // (an element of its own, not a <div>: a host page's rules for its <div>s do not reach it)
   const shot = h('ap-first-screen', { class: 'first-screen', slot: 'first-screen', inert: '', 'aria-hidden': 'true', 'data-hash': toHash(r.state, r.overrides) });
   const def = (key: string) => SETTINGS.find((d) => d.key === key)!;
@@ -158,7 +158,7 @@ function draw(el: Element, r: Reading, t: { tokens: string[]; weights: Matrix[];
   const chosen = (v: string) => h('option', { value: v, ...(v === r.state.model ? { selected: '' } : {}) }, v.replace('_', ' '));
   const controls = !model ? [control('sentence', input, WORDS.startHere), h('details', { class: 'settings' }, h('summary', {}, 'Settings'))]
     : el.getAttribute('controls') === 'none' ? []
-      : [control('model', h('select', {}, ...def('model').options!.map(chosen)), WORDS.putAway), control('sentence', input, model.sentenceHint)];
+      : [control('model', h('select', {}, ...def('model').options!.map(chosen)), model.modelHint), control('sentence', input, model.sentenceHint)];
   const matrices = h('div', { class: 'matrices' },
     ...(model ? [] : [h('p', { class: 'random-note' }, `${WORDS.random} `, h('button', { class: 'small' }, WORDS.openModel))]),
     ...(nearUniform(t.weights, t.mask) ? [h('p', { class: 'hint uniform' }, `${WORDS.uniform} `, h('button', { class: 'small' }, WORDS.relativeAll))] : []),

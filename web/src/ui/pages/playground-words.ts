@@ -7,7 +7,4 @@ export const WORDS = {
   openModel: 'Open the trained model',
   uniform: 'These weights are nearly uniform (each row’s largest is under 0.5), so on 0 to 1 they look alike.',
   relativeAll: 'colour each row by its own largest',
-  // the trained model's controls
-  putAway: 'Seed, sizes, mask and your matrices are put away until you switch back: the trained model’s are learned.',
-  readsPieces: (context: number, now?: number) => `It reads word pieces: at most ${context} tokens${now === undefined ? '' : ` (${now} now)`}.`,
 } as const;

@@ -40,7 +40,7 @@ import { autoValue } from '../../state/auto-value.js';
 import type { DrawHeatmap } from '../views/draw.js';
 import { loadLaterViews, modern } from './later-views.js';
 import { CONTEXT, MODEL, WEIGHTS_SIZE, extrasOf, isByte, splitNote, isModelState, isModelTrace, keepWeights, layerTrace, modelNote, repeatHint, repeatRefusal, repeated, repeatLag, copyingHead, copyCaption, bestInduction,
-  modelSpec, tokenMark, tokenName } from '../../state/model-mode.js';
+  PUT_AWAY, modelSpec, readsPieces, tokenMark, tokenName } from '../../state/model-mode.js';
 import { count } from '../shared/count.js';
 
 type Json = Record<string, any>;
@@ -982,7 +982,7 @@ export class AttentionPlayground extends LitElement {
     return settingControl(def, {
       value: this.state[def.key], set: (text) => this.set(def, text), message: this.inputErrors[def.key] || home,
       disabled: locked, hint: locked ? 'set by your matrix' : def.key !== 'sentence' ? ''
-        : this.modelMode() ? WORDS.readsPieces(CONTEXT, this.model?.tokens.length) : this.compact ? '' : WORDS.startHere,
+        : this.modelMode() ? readsPieces(this.model?.tokens.length) : this.compact ? '' : WORDS.startHere,
       auto: autoValue(def.key, this.shownTrace),
       extra: def.key === 'seed' ? html`<button class="small" @click=${this.newSeed} title="Draw a new random seed">new random</button>` : undefined,
     });
@@ -997,7 +997,7 @@ export class AttentionPlayground extends LitElement {
     const failed = model && this.modelStatus === 'failed';
     return settingControl(def, {
       value: this.state[def.key], set: (text) => this.set(def, text), message: (failed ? this.modelError : '') || home,
-      hint: !model ? '' : loading ? `Loading the trained model, ${WEIGHTS_SIZE}…` : WORDS.putAway,
+      hint: !model ? '' : loading ? `Loading the trained model, ${WEIGHTS_SIZE}…` : PUT_AWAY,
       extra: failed ? html`<button class="small" data-action="retry-model" @click=${this.retryModel}>try again</button>` : undefined,
       // a model trained in /learn/'s tab is named by its card, not by the shipped model's name
       names: this.card?.name ? { [MODEL]: this.card.name } : undefined,
