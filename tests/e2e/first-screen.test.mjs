@@ -475,6 +475,16 @@ test('a shared link draws its first heatmap with the small first module, then th
   await slow.selectOption('#c-model', 'tiny-lm');
   await slow.waitForFunction(() => document.querySelector('attention-playground').model?.tokens.join('') === 'the cat sat on the mat', null, { timeout: 20000 });
   await done(slow);
+  // ... and chosen before anything else asked for it: the first module's screen of random weights
+  // is not taken for the model's
+  const slower = await env.page({ viewport: { width: 1280, height: 900 } });
+  await slower.route(/attention-core-[\w-]+\.wasm$/, async (r) => { await new Promise((t) => setTimeout(t, 1500)); await r.continue(); });
+  await slower.goto(env.base + hash);
+  await ready(slower);
+  assert.equal(await slower.evaluate(() => document.querySelector('attention-playground').core), null, 'the whole core is still on its way');
+  await slower.selectOption('#c-model', 'tiny-lm');
+  await slower.waitForFunction(() => document.querySelector('attention-playground').model?.tokens.join('') === 'the cat sat on the mat', null, { timeout: 20000 });
+  await done(slower);
   // a link to what only the whole core computes (decode's steps): the first module leaves it to
   // the whole core, and the reader sees no message about it, only the numbers once it is in
   const decoding = await env.page({ viewport: { width: 1280, height: 900 } });

@@ -429,8 +429,9 @@ export class AttentionPlayground extends LitElement {
     this.toolNote = '';  // it said what was done with the numbers before this change
     if (!this.core && !this.first) return;
     // The trained model is computed by the whole core alone (the first module's trace of it has
-    // no probe scores): until it is in, a post's first screen, if any, shows it.
-    if (this.modelMode()) return void (this.core && this.computeModel());
+    // no probe scores): until it is in, a post's first screen, if any, shows it, and the model is
+    // computed when the core is in (what the first module drew is not the model's).
+    if (this.modelMode()) return void (this.core ? this.computeModel() : (this.firstDrew = -1));
     const { state, overrides } = this;
     const wanted = this.spec;
     const id = ++this.computed;
