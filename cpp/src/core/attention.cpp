@@ -6,16 +6,8 @@
 
 #include "attention/core/alibi.hpp"
 #include "attention/core/rope.hpp"
-#include "attention/core/softmax.hpp"
 
 namespace attention {
-
-double effective_scale(const Spec& s) {
-  if (s.scale) return *s.scale;
-  return s.score == ScoreKind::scaled_dot ? 1.0 / std::sqrt(static_cast<double>(s.d_k)) : 1.0;
-}
-
-bool keeps_raw_scores(const Spec& s) { return s.positional == Positional::alibi || s.softcap.has_value(); }
 
 Matrix sinusoidal_encoding(long n, long d) {
   Matrix pe(n, d);
@@ -45,39 +37,6 @@ MatrixT<T> layer_norm_rows(const MatrixT<T>& x) {
   return y;
 }
 
-std::string score_overflow_field(const Spec& s, bool unscaled_finite) {
-  if (unscaled_finite) {  // the factor did it: the larger of its two parts
-    const double scale = std::abs(effective_scale(s)), cold = 1.0 / s.temperature;
-    if (cold > 1 && cold >= scale) return "temperature";
-    if (scale > 1) return "scale";
-  }
-  return s.mode == Mode::encoder_decoder ? "annotations" : "X";
-}
-
-template <class T>
-MatrixT<T> score_matrix(const Spec& s, const Parameters& p, const MatrixT<T>& q, const MatrixT<T>& k) {
-  switch (s.score) {
-    case ScoreKind::dot:
-    case ScoreKind::scaled_dot:
-      return q * k.transpose();
-    case ScoreKind::general:
-      return q * p.W_a->template cast<T>() * k.transpose();
-    case ScoreKind::additive: {
-      const MatrixT<T> a = q * p.W_1->template cast<T>();  // (n, d_a)
-      const MatrixT<T> b = k * p.W_2->template cast<T>();  // (m, d_a)
-      const auto v = p.v_a->template cast<T>().row(0).eval();
-      MatrixT<T> out(q.rows(), k.rows());
-      for (long i = 0; i < q.rows(); ++i) {
-        for (long j = 0; j < k.rows(); ++j) {
-          out(i, j) = ((a.row(i) + b.row(j)).array().tanh() * v.array()).sum();
-        }
-      }
-      return out;
-    }
-  }
-  return MatrixT<T>();
-}
-
 template <class T>
 MatrixT<T> visibility(const Spec& s, long n, long m) {
   switch (s.mask) {
@@ -99,40 +58,6 @@ MatrixT<T> visibility(const Spec& s, long n, long m) {
     }
   }
   return MatrixT<T>();
-}
-
-template <class T>
-MatrixT<T> logits_of(const Spec& s, const MatrixT<T>& raw, const Matrix& bias) {
-  if (bias.size() == 0 && !s.softcap) return raw * static_cast<T>(effective_scale(s) / s.temperature);
-  MatrixT<T> x = raw * static_cast<T>(effective_scale(s));
-  if (bias.size() != 0) x += bias.cast<T>();
-  if (s.softcap) {
-    const T cap = static_cast<T>(*s.softcap);
-    x = ((x.array() / cap).tanh() * cap).matrix();
-  }
-  return x / static_cast<T>(s.temperature);
-}
-
-template <class T>
-ScoredRows<T> scored_rows(const Spec& s, const MatrixT<T>& projected, long first) {
-  ScoredRows<T> r;
-  if (s.qk_norm) {
-    // q / sqrt(mean(q^2) + eps) per head, as torch.nn.functional.rms_norm with unit weights. The
-    // row is divided by its largest value first (and eps by its square) so q^2 stays finite.
-    const long dk = s.d_k;
-    r.norm = MatrixT<T>(projected.rows(), projected.cols());
-    for (long i = 0; i < projected.rows(); ++i) {
-      for (long c = 0; c < projected.cols(); c += dk) {
-        const auto x = projected.row(i).segment(c, dk);
-        const T m = std::max(T(1), x.cwiseAbs().maxCoeff());
-        const T rms = std::sqrt((x.array() / m).square().mean() + T(1e-6) / m / m);
-        r.norm->row(i).segment(c, dk) = (x.array() / m / rms).matrix();
-      }
-    }
-  }
-  const MatrixT<T>& turned = r.norm ? *r.norm : projected;
-  if (s.positional == Positional::rope) r.rope = rope_rotate<T>(turned, s.d_k, s.rope_base, s.rope_style, first);
-  return r;
 }
 
 template <class T>
@@ -182,25 +107,17 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
   for (long i = 0; i < h; ++i) {
     const long g = i / group;
     t.kv_group.push_back(g);
-    const MatrixT<T> q = Q.middleCols(i * dk, dk);
-    const MatrixT<T> k = K.middleCols(g * dk, dk);
-    const MatrixT<T> raw = score_matrix<T>(s, p, q, k);
-    MatrixT<T> scores = logits_of<T>(s, raw, t.bias.empty() ? Matrix() : t.bias[static_cast<std::size_t>(i)]);
-    if (!scores.allFinite()) {  // rare: what to blame is worked out again, off the keystroke's path
-      return error_at(score_overflow_field(s, raw.allFinite()), "the scores of head " + std::to_string(i) +
-                              " overflow; use smaller values, a smaller scale or a higher temperature");
-    }
     std::vector<long> empty;
-    MatrixT<T> w = s.hard ? hardmax_rows<T>(scores, t.mask, &empty) : softmax_rows<T>(scores, t.mask, &empty);
+    ATTENTION_TRY(pass, head_pass<T>(s, p, Q.middleCols(i * dk, dk), K.middleCols(g * dk, dk), t.V.middleCols(g * dv, dv),
+                                     t.bias.empty() ? Matrix() : t.bias[static_cast<std::size_t>(i)], t.mask, i, &empty));
     if (i == 0) t.empty_rows = empty;
-    MatrixT<T> head = w * t.V.middleCols(g * dv, dv);
-    t.concat.middleCols(i * dv, dv) = head;
-    if (keeps_raw_scores(s)) t.raw_scores.push_back(raw);
-    t.scores.push_back(std::move(scores));
-    t.weights.push_back(std::move(w));
-    t.heads.push_back(std::move(head));
+    t.concat.middleCols(i * dv, dv) = pass.out;
+    if (keeps_raw_scores(s)) t.raw_scores.push_back(std::move(pass.raw));
+    t.scores.push_back(std::move(pass.logits));
+    t.weights.push_back(std::move(pass.weights));
+    t.heads.push_back(std::move(pass.out));
   }
-  t.output = p.W_o ? MatrixT<T>(t.concat * p.W_o->cast<T>()) : t.concat;
+  t.output = after_heads<T>(p, t.concat);
   for (const long kv : {h, s.kv_heads, 1L}) {
     if (!t.kv_costs.empty() && t.kv_costs.back().kv_heads == kv) continue;  // MHA or MQA is this spec's
     const auto u = [](long v) { return static_cast<std::uint64_t>(v); };
@@ -240,14 +157,8 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
   return t;
 }
 
-template ScoredRows<double> scored_rows(const Spec&, const MatrixT<double>&, long);
-template ScoredRows<float> scored_rows(const Spec&, const MatrixT<float>&, long);
 template Result<SelfTrace<double>> run_self(const Spec&);
 template Result<SelfTrace<float>> run_self(const Spec&);
-template MatrixT<double> score_matrix(const Spec&, const Parameters&, const MatrixT<double>&, const MatrixT<double>&);
-template MatrixT<float> score_matrix(const Spec&, const Parameters&, const MatrixT<float>&, const MatrixT<float>&);
-template MatrixT<double> logits_of(const Spec&, const MatrixT<double>&, const Matrix&);
-template MatrixT<float> logits_of(const Spec&, const MatrixT<float>&, const Matrix&);
 template MatrixT<double> visibility(const Spec&, long, long);
 template MatrixT<float> visibility(const Spec&, long, long);
 template MatrixT<double> layer_norm_rows(const MatrixT<double>&);

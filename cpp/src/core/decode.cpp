@@ -4,7 +4,6 @@
 
 #include "attention/core/alibi.hpp"
 #include "attention/core/attention.hpp"
-#include "attention/core/softmax.hpp"
 
 namespace attention {
 
@@ -38,17 +37,14 @@ Result<Decode> run_decode(const Spec& s, const Parameters& p) {
     Matrix concat(1, h * dv);
     for (long i = 0; i < h; ++i) {
       const long g = i / group;
-      const Matrix raw = score_matrix<double>(s, p, q.middleCols(i * dk, dk), keys.middleCols(g * dk, dk));  // (1, t+1)
       // Only query t's row of the bias: -m_h |t - j| for the t+1 keys so far.
       const Matrix bias = slopes.empty() ? Matrix() : alibi_bias_row(slopes[static_cast<std::size_t>(i)], t, t + 1);
-      const Matrix logits = logits_of<double>(s, raw, bias);
-      if (!logits.allFinite()) return error_at("X", "the scores overflow while decoding; use smaller values");
-      const Matrix w = s.hard ? hardmax_rows<double>(logits, visible, nullptr) : softmax_rows<double>(logits, visible, nullptr);
-      step.scores.row(i) = logits;
-      step.weights.row(i) = w;
-      concat.middleCols(i * dv, dv) = w * values.middleCols(g * dv, dv);
+      ATTENTION_TRY(pass, head_pass<double>(s, p, q.middleCols(i * dk, dk), keys.middleCols(g * dk, dk), values.middleCols(g * dv, dv), bias, visible, i));
+      step.scores.row(i) = pass.logits;
+      step.weights.row(i) = pass.weights;
+      concat.middleCols(i * dv, dv) = pass.out;
     }
-    step.output = p.W_o ? Matrix(concat * *p.W_o) : concat;
+    step.output = after_heads<double>(p, concat);
     step.k_cache = keys;
     step.v_cache = values;
     out.steps.push_back(std::move(step));

@@ -11,7 +11,6 @@
 #include "attention/core/encoder_decoder.hpp"
 #include "attention/io/error_json.hpp"
 #include "attention/io/json_read.hpp"
-#include "attention/core/softmax.hpp"
 
 namespace attention {
 
@@ -112,6 +111,7 @@ struct HeadRow {
   Matrix bias;        // (1, m): ALiBi's, or empty
   Matrix logits;      // (1, m): the trace's scores row
   Matrix weights;     // (1, m)
+  Matrix out;         // (1, d_v): the head's output row
 };
 
 class CellRows {
@@ -151,14 +151,11 @@ class CellRows {
     r.keys = scored_rows<double>(s_, r.K_plain);
     r.q = r.queries.last(r.q_plain);
     r.K = r.keys.last(r.K_plain);
-    const Matrix raw = score_matrix<double>(s_, p_, r.q, r.K);  // (1, m)
-    if (!slopes_.empty()) r.bias = alibi_bias_row(slopes_[static_cast<std::size_t>(i)], row_, raw.cols());
-    r.logits = logits_of<double>(s_, raw, r.bias);
-    if (!r.logits.allFinite()) {
-      return error_at(score_overflow_field(s_, raw.allFinite()), "the scores of head " + std::to_string(i) +
-                              " overflow; use smaller values, a smaller scale or a higher temperature");
-    }
-    r.weights = s_.hard ? hardmax_rows<double>(r.logits, visible_, nullptr) : softmax_rows<double>(r.logits, visible_, nullptr);
+    if (!slopes_.empty()) r.bias = alibi_bias_row(slopes_[static_cast<std::size_t>(i)], row_, r.K.rows());
+    ATTENTION_TRY(pass, head_pass<double>(s_, p_, r.q, r.K, r.V, r.bias, visible_, i));
+    r.logits = std::move(pass.logits);
+    r.weights = std::move(pass.weights);
+    r.out = std::move(pass.out);
     return r;
   }
 
@@ -218,9 +215,9 @@ Result<json> derive(const Spec& s, const std::string& matrix, long head, long ro
       Matrix concat(1, s.heads * s.d_v);
       for (long i = 0; i < s.heads; ++i) {
         ATTENTION_TRY(r, cell.head(i));
-        concat.middleCols(i * s.d_v, s.d_v) = r.weights * r.V;
+        concat.middleCols(i * s.d_v, s.d_v) = r.out;
       }
-      const Matrix out = concat * p.W_o->col(col);  // (1, 1)
+      const Matrix out = after_heads<double>(p, concat).col(col);  // (1, 1)
       if (!concat.allFinite() || !out.allFinite()) return error_at("X", "the attention output overflows; use smaller values");
       for (long k = 0; k < concat.cols(); ++k) {
         terms.push_back({{"concat", concat(0, k)}, {"W_o", (*p.W_o)(k, col)}, {"product", concat(0, k) * (*p.W_o)(k, col)}});
@@ -229,7 +226,7 @@ Result<json> derive(const Spec& s, const std::string& matrix, long head, long ro
       value = out(0, 0);
     } else {      // output = weights V, one head
       ATTENTION_TRY(r, cell.head(0));
-      const Matrix out = r.weights * r.V.col(col);  // (1, 1)
+      const Matrix out = after_heads<double>(p, r.out).col(col);  // (1, 1): the head's row, with no W_o
       if (!out.allFinite()) return error_at("X", "the attention output overflows; use smaller values");
       for (long j = 0; j < m; ++j) {
         terms.push_back({{"token", keys[static_cast<std::size_t>(j)]}, {"weight", r.weights(0, j)},

@@ -1,7 +1,6 @@
 #include "attention/core/encoder_decoder.hpp"
 
 #include "attention/core/attention.hpp"
-#include "attention/core/softmax.hpp"
 
 namespace attention {
 
@@ -15,16 +14,12 @@ Result<EncoderDecoderTrace<T>> run_encoder_decoder(const Spec& s) {
   const MatrixT<T> state = p.decoder_state->cast<T>();   // (1, d)
   t.scale = effective_scale(s);
 
-  const MatrixT<T> scores = score_matrix<T>(s, p, state, annotations) * static_cast<T>(t.scale / s.temperature);  // (1, m)
-  if (!scores.allFinite()) {
-    return error_at(score_overflow_field(s, score_matrix<T>(s, p, state, annotations).allFinite()), "the scores overflow; use smaller values, a smaller scale or a higher temperature");
-  }
-  const MatrixT<T> none;
-  const MatrixT<T> w = s.hard ? hardmax_rows<T>(scores, none, nullptr) : softmax_rows<T>(scores, none, nullptr);
-  t.scores = scores.row(0).transpose();
-  t.weights = w.row(0).transpose();
+  // One head, one query: the state over the annotations, which are the keys and the values.
+  ATTENTION_TRY(pass, head_pass<T>(s, p, state, annotations, annotations, Matrix(), MatrixT<T>(), std::nullopt));
+  t.scores = pass.logits.row(0).transpose();
+  t.weights = pass.weights.row(0).transpose();
   t.weighted = annotations.array().colwise() * t.weights.array();
-  t.context = t.weighted.colwise().sum().transpose();
+  t.context = pass.out.row(0).transpose();
   if (!t.weighted.allFinite() || !t.context.allFinite()) return error_at("annotations", "the context vector overflows; use smaller annotations");
 
   const long d = s.d_model;

@@ -94,19 +94,12 @@ void emit_draws(Text& o, const std::vector<Draw>& draws) {
   }
 }
 
-void emit_scores(Text& o, const Spec& s, const std::string& q, const std::string& k, bool one_query) {
+void emit_scores(Text& o, const Spec& s) {
   switch (s.score) {
     case ScoreKind::dot:
-    case ScoreKind::scaled_dot:
-      o << (one_query ? k + " @ " + q : q + " @ " + k + ".T");
-      break;
-    case ScoreKind::general:
-      o << (one_query ? k + " @ (" + q + " @ W_a)" : q + " @ W_a @ " + k + ".T");
-      break;
-    case ScoreKind::additive:
-      o << (one_query ? "np.tanh(" + q + " @ W_1 + " + k + " @ W_2) @ v_a"
-                      : "np.tanh((" + q + " @ W_1)[:, None, :] + (" + k + " @ W_2)[None, :, :]) @ v_a");
-      break;
+    case ScoreKind::scaled_dot: o << "q @ k.T"; break;
+    case ScoreKind::general: o << "q @ W_a @ k.T"; break;
+    case ScoreKind::additive: o << "np.tanh((q @ W_1)[:, None, :] + (k @ W_2)[None, :, :]) @ v_a"; break;
   }
 }
 
@@ -117,33 +110,30 @@ void emit_scale(Text& o, const Spec& s) {
   o << "temperature = " << python_number(s.temperature) << "\n";
 }
 
-void emit_weights(Text& o, const Spec& s, const std::string& indent, const std::string& target,
-                  const std::string& logits, const std::string& visible = "visible") {
+void emit_weights(Text& o, const Spec& s) {
+  o << "    masked = np.where(visible, logits, -np.inf)\n";
   if (s.hard) {
-    o << indent << "masked = np.where(" << visible << ", " << logits << ", -np.inf)\n"
-      << indent << target << " = np.eye(masked.shape[-1])[masked.argmax(axis=-1)]  # first index on ties\n"
-      << indent << target << "[~" << visible << ".any(axis=-1)] = 0.0\n";
+    o << "    weights = np.eye(masked.shape[-1])[masked.argmax(axis=-1)]  # first index on ties\n"
+      << "    weights[~visible.any(axis=-1)] = 0.0\n";
   } else {
-    o << indent << "masked = np.where(" << visible << ", " << logits << ", -np.inf)\n"
-      << indent << "top = masked.max(axis=-1, keepdims=True)\n"
-      << indent << "top = np.where(np.isfinite(top), top, 0.0)  # a fully masked row gets zeros, not NaN\n"
-      << indent << "e = np.where(" << visible << ", np.exp(masked - top), 0.0)\n"
-      << indent << "total = e.sum(axis=-1, keepdims=True)\n"
-      << indent << target << " = np.divide(e, total, out=np.zeros_like(e), where=total > 0)\n";
+    o << "    top = masked.max(axis=-1, keepdims=True)\n"
+      << "    top = np.where(np.isfinite(top), top, 0.0)  # a fully masked row gets zeros, not NaN\n"
+      << "    e = np.where(visible, np.exp(masked - top), 0.0)\n"
+      << "    total = e.sum(axis=-1, keepdims=True)\n"
+      << "    weights = np.divide(e, total, out=np.zeros_like(e), where=total > 0)\n";
   }
 }
 
-// target = the logits of one head from `raw`: softcap(raw * scale + bias) / temperature.
-void emit_logits(Text& o, const Spec& s, const std::string& indent, const std::string& target,
-                 const std::string& raw, const std::string& bias) {
+// The logits of one head from its raw scores: softcap(raw * scale + bias) / temperature.
+void emit_logits(Text& o, const Spec& s) {
   if (s.positional != Positional::alibi && !s.softcap) {
-    o << indent << target << " = (" << raw << ") * (scale / temperature)\n";
+    o << "    logits = raw * (scale / temperature)\n";
     return;
   }
-  o << indent << "x = (" << raw << ") * scale\n";
-  if (s.positional == Positional::alibi) o << indent << "x = x + " << bias << "  # ALiBi\n";
-  if (s.softcap) o << indent << "x = softcap * np.tanh(x / softcap)  # the logits capped at +-softcap\n";
-  o << indent << target << " = x / temperature\n";
+  o << "    x = raw * scale\n";
+  if (s.positional == Positional::alibi) o << "    x = x + bias  # ALiBi\n";
+  if (s.softcap) o << "    x = softcap * np.tanh(x / softcap)  # the logits capped at +-softcap\n";
+  o << "    logits = x / temperature\n";
 }
 
 const char* kRope = R"(def rope(x, positions):
@@ -170,6 +160,28 @@ const char* kAlibi = R"(def slopes_of(h):
 )";
 
 }  // namespace
+
+std::string numpy_head_pass(const Spec& s) {
+  Text o;
+  emit_scale(o, s);
+  if (s.softcap) o << "softcap = " << python_number(*s.softcap) << "\n";
+  o << "\n"
+    << "def head_pass(q, k, v, bias, visible):\n"
+    << "    \"\"\"One head's attention in the playground's stages: q (rows, d_k), k (m, d_k), v (m, d_v), bias\n"
+    << "    (rows, m) or None, visible (rows, m) of bools. Returns the raw scores, the logits (the trace's\n"
+    << "    scores), the weights, and the weighted sum of the values.\"\"\"\n"
+    << "    raw = ";
+  emit_scores(o, s);
+  o << "\n";
+  emit_logits(o, s);
+  emit_weights(o, s);
+  o << "    return raw, logits, weights, weights @ v\n";
+  return o.str();
+}
+
+std::string numpy_rope(const Spec& s) {
+  return "rope_base, interleaved = " + python_number(s.rope_base) + ", " + (s.rope_style == RopeStyle::interleaved ? "True" : "False") + "\n" + kRope;
+}
 
 std::string numpy_program(const Spec& s) {
   if (s.model == ModelKind::tiny_lm) {
@@ -242,18 +254,14 @@ std::string numpy_program(const Spec& s) {
   if (any_drawn) o << "# What the spec does not give comes from NumPy's legacy stream, in this order.\nnp.random.seed(" << s.seed << ")\n";
   emit_draws(o, draws);
   o << given_only;
-  o << "\n";
-  emit_scale(o, s);
+  o << "\n" << numpy_head_pass(s) << "\n";
 
   std::vector<std::string> shown;  // printed at the end, in the order of the computation
   if (ed) {
-    o << "visible = np.ones(n, dtype=bool)\n"
-      << "scores = (";
-    emit_scores(o, s, "decoder_state", "annotations", true);
-    o << ") * (scale / temperature)  # (n,)\n";
-    emit_weights(o, s, "", "weights", "scores");
-    o << "weighted = weights[:, None] * annotations  # (n, d_model)\n"
-      << "context = weighted.sum(axis=0)  # (d_model,)\n"
+    o << "# One query: the decoder state over the annotations, which are the keys and the values.\n"
+      << "_, scores, weights, context = head_pass(decoder_state[None, :], annotations, annotations, None, np.ones((1, n), dtype=bool))\n"
+      << "scores, weights, context = scores[0], weights[0], context[0]  # (n,), (n,), (d_model,)\n"
+      << "weighted = weights[:, None] * annotations  # (n, d_model): context is their sum\n"
       << "output = np.tanh(np.concatenate([context, decoder_state]) @ W_c)  # (d_model,)\n";
     shown = {"annotations", "decoder_state", "scores", "weights", "context", "output"};
   } else {
@@ -285,8 +293,7 @@ std::string numpy_program(const Spec& s) {
     }
     if (rope) {
       o << "\n# Rotary positions: each pair of a head's query and key columns turns by position x theta_i.\n"
-        << "rope_base, interleaved = " << python_number(s.rope_base) << ", " << (s.rope_style == RopeStyle::interleaved ? "True" : "False") << "\n"
-        << kRope
+        << numpy_rope(s)
         << "rope_angles = np.arange(max(n, m))[:, None] * (rope_base ** (-2 * np.arange(d_k // 2) / d_k))[None, :]\n"
         << "Q_rope = rope(" << Q << ", np.arange(n))\n"
         << "K_rope = rope(" << K << ", np.arange(m))\n";
@@ -297,7 +304,6 @@ std::string numpy_program(const Spec& s) {
         << "alibi_slopes = np.array(slopes_of(heads))\n"
         << "bias = -alibi_slopes[:, None, None] * np.abs(np.arange(n)[:, None] - np.arange(m)[None, :])  # (heads, n, m)\n";
     }
-    if (s.softcap) o << "softcap = " << python_number(*s.softcap) << "\n";
     switch (s.mask) {
       case MaskKind::none: o << "visible = np.ones((n, m), dtype=bool)\n"; break;
       case MaskKind::causal: o << "visible = np.tril(np.ones((n, n), dtype=bool))  # no look at the future\n"; break;
@@ -311,21 +317,17 @@ std::string numpy_program(const Spec& s) {
       case MaskKind::matrix: o << "visible = " << literal(s.mask_matrix, false) << " == 1\n"; break;
     }
     if (s.mask != MaskKind::none) o << "mask = visible.astype(float)\n";
-    const bool keep_raw = keeps_raw_scores(s);
+    const bool keep_raw = keeps_raw_scores(s), alibi = s.positional == Positional::alibi;
     if (keep_raw) o << "raw_scores = np.zeros((heads, n, m))  # the score function alone: no multiple of the scores here\n";
     o << "scores = np.zeros((heads, n, m))\n"
       << "weights = np.zeros((heads, n, m))\n"
       << "heads_out = np.zeros((heads, n, d_v))\n"
       << "for i in range(heads):\n"
       << "    g = kv_group[i]\n"
-      << "    q, k, v = " << Q << "[:, i*d_k:(i+1)*d_k], " << K << "[:, g*d_k:(g+1)*d_k], V[:, g*d_v:(g+1)*d_v]\n";
-    Text raw;
-    emit_scores(raw, s, "q", "k", false);
-    if (keep_raw) o << "    raw_scores[i] = " << raw.str() << "\n";
-    emit_logits(o, s, "    ", "scores[i]", keep_raw ? "raw_scores[i]" : raw.str(), "bias[i]");
-    emit_weights(o, s, "    ", "weights[i]", "scores[i]");
-    o << "    heads_out[i] = weights[i] @ v\n"
-      << "concat = np.concatenate(list(heads_out), axis=1)  # (n, heads*d_v)\n"
+      << "    q, k, v = " << Q << "[:, i*d_k:(i+1)*d_k], " << K << "[:, g*d_k:(g+1)*d_k], V[:, g*d_v:(g+1)*d_v]\n"
+      << "    raw, scores[i], weights[i], heads_out[i] = head_pass(q, k, v, " << (alibi ? "bias[i]" : "None") << ", visible)\n";
+    if (keep_raw) o << "    raw_scores[i] = raw\n";
+    o << "concat = np.concatenate(list(heads_out), axis=1)  # (n, heads*d_v)\n"
       << "output = " << (h > 1 || s.W_o ? "concat @ W_o" : "concat") << "\n";
     if (s.residual) o << "residual_sum = " << x << " + output\n";
     if (s.layer_norm) {
@@ -348,10 +350,9 @@ std::string numpy_program(const Spec& s) {
         << "    seen = visible[t:t+1, :t+1]\n"
         << "    for i in range(heads):\n"
         << "        g = kv_group[i]\n"
-        << "        q, k = q_t[:, i*d_k:(i+1)*d_k], k_cache[:, g*d_k:(g+1)*d_k]\n";
-      emit_logits(o, s, "        ", "step_scores[i]", raw.str(), "bias[i, t, :t+1]");
-      emit_weights(o, s, "        ", "step_weights[i:i+1]", "step_scores[i:i+1]", "seen");
-      o << "        out[:, i*d_v:(i+1)*d_v] = step_weights[i:i+1] @ v_cache[:, g*d_v:(g+1)*d_v]\n"
+        << "        q, k, v = q_t[:, i*d_k:(i+1)*d_k], k_cache[:, g*d_k:(g+1)*d_k], v_cache[:, g*d_v:(g+1)*d_v]\n"
+        << "        _, step_scores[i:i+1], step_weights[i:i+1], out[:, i*d_v:(i+1)*d_v] = head_pass(q, k, v, "
+        << (alibi ? "bias[i, t:t+1, :t+1]" : "None") << ", seen)\n"
         << "    decode.append({'t': t, 'k_cache': k_cache, 'v_cache': v_cache, 'scores': step_scores,\n"
         << "                   'weights': step_weights, 'output': (" << (h > 1 || s.W_o ? "out @ W_o" : "out") << ")[0]})\n";
     }

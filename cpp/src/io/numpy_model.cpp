@@ -36,6 +36,9 @@ std::string list(const std::vector<std::string>& items) {
 
 std::string numpy_model_program(const Spec& s, const LanguageModel& model) {
   const LmShape& m = model.shape;
+  const auto layer_of = layer_spec(model, s.tokens, Matrix(), 0);  // what its layers have in common
+  if (!layer_of) return "raise SystemExit(" + python_string(layer_of.error().message) + ")\n";
+  const Spec& layer = layer_of.value();
   std::string tensors, data;
   for (const auto& [name, t] : named(model.weights)) {
     tensors += "    (" + python_string(name) + ", (" + std::to_string(t->rows()) + ", " + std::to_string(t->cols()) + ")),\n";
@@ -63,26 +66,20 @@ std::string numpy_model_program(const Spec& s, const LanguageModel& model) {
          "    _q = np.frombuffer(_bytes, 'i1', _rows * _cols, _at + 4 * _rows).astype(np.float64).reshape(_shape)\n"
          "    W[_name] = _q * _scales[:, None]\n"
          "    _at += _rows * (_cols + 4)\n\n"
-         "def rope(M):  # (n, d): pair k of each head's columns (2k, 2k+1) at position p turns by p * base^(-2k/d_k)\n"
-         "    angle = np.arange(n)[:, None] * " + python_number(m.rope_base) + " ** (-np.arange(0, d_k, 2) / d_k)  # (n, d_k/2)\n"
-         "    cos, sin = np.tile(np.cos(angle), heads), np.tile(np.sin(angle), heads)\n"
-         "    u, v = M[:, 0::2], M[:, 1::2]\n"
-         "    out = np.empty_like(M)\n"
-         "    out[:, 0::2], out[:, 1::2] = u * cos - v * sin, u * sin + v * cos\n"
-         "    return out\n\n"
+         "# Each layer is the playground's self-attention: causal, RoPE on each head's queries and keys,\n"
+         "# and every head's pass as below (the same code as the random weights' program).\n" +
+         numpy_rope(layer) + "\n" + numpy_head_pass(layer) + "\n" +
          "x = W['E'][ids] + W['P'][:n]  # the residual stream: token embeddings plus learned positions (and RoPE in each layer)\n"
-         "mask = np.tril(np.ones((n, n)))  # causal: position i sees positions 0..i\n"
+         "visible = np.tril(np.ones((n, n), dtype=bool))  # causal: position i sees positions 0..i\n"
          "layers = []\n"
          "for l in range(" + std::to_string(m.layers) + "):\n"
          "    W_q, W_k, W_v, W_o = (W['layers.%d.%s' % (l, k)] for k in ('W_q', 'W_k', 'W_v', 'W_o'))\n"
          "    Q, K, V = x @ W_q, x @ W_k, x @ W_v\n"
-         "    cols = [slice(i * d_k, (i + 1) * d_k) for i in range(heads)]\n"
-         "    Q_rope, K_rope = rope(Q), rope(K)\n"
-         "    scores = np.stack([Q_rope[:, c] @ K_rope[:, c].T / np.sqrt(d_k) for c in cols])\n"
-         "    hidden = np.where(mask == 1, scores, -np.inf)\n"
-         "    weights = np.exp(hidden - hidden.max(axis=-1, keepdims=True))\n"
-         "    weights /= weights.sum(axis=-1, keepdims=True)\n"
-         "    head_outputs = np.stack([weights[i] @ V[:, c] for i, c in enumerate(cols)])\n"
+         "    Q_rope, K_rope = rope(Q, np.arange(n)), rope(K, np.arange(n))\n"
+         "    scores, weights, head_outputs = np.zeros((heads, n, n)), np.zeros((heads, n, n)), np.zeros((heads, n, d_k))\n"
+         "    for i in range(heads):\n"
+         "        c = slice(i * d_k, (i + 1) * d_k)\n"
+         "        _, scores[i], weights[i], head_outputs[i] = head_pass(Q_rope[:, c], K_rope[:, c], V[:, c], None, visible)\n"
          "    output = np.concatenate(list(head_outputs), axis=1) @ W_o\n"
          "    layers.append(dict(X=x, Q=Q, K=K, V=V, scores=scores, weights=weights, heads=head_outputs, output=output, Q_rope=Q_rope, K_rope=K_rope))\n"
          "    x = x + output  # each layer adds to the residual stream\n\n"

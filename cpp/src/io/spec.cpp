@@ -329,7 +329,7 @@ const std::vector<Setting>& settings() {
   static const long max_tokens = static_cast<long>(limits::max_tokens);
   static const std::vector<Setting> table = {
       {"model", "enum", "\"random\"",
-       "random (seeded weights, shaped by the settings below) or tiny-lm (the small language model this project trained; its tokens are characters).",
+       "random (seeded weights, shaped by the settings below) or tiny-lm (the small language model this project trained; it reads word pieces).",
        names_of(kModels), 0, 0, "", "Model", choice<&Spec::model, kModels, trained>()},
       {"mode", "enum", "\"self\"",
        "self (each token attends over all), encoder_decoder (a decoder state attends over annotations) or cross (the sentence attends over the source).",

@@ -191,9 +191,6 @@ Result<LanguageModel> read_model(const std::string& bytes) {
   return model;
 }
 
-namespace {
-// Layer l as the playground's self-attention spec (what run_model runs, and what a clicked cell
-// of the layer is derived from).
 Result<Spec> layer_spec(const LanguageModel& model, const std::vector<std::string>& tokens, const Matrix& X, std::size_t l) {
   // The spec parser fills every other setting with its default (the scaled dot product); none
   // of these settings depends on the tokens, so one stands for them while they are parsed.
@@ -211,7 +208,6 @@ Result<Spec> layer_spec(const LanguageModel& model, const std::vector<std::strin
   return spec;
 }
 
-}  // namespace
 
 Result<LmTrace> run_model(const LanguageModel& model, const std::vector<int>& ids) {
   const LmShape& s = model.shape;

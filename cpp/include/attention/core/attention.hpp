@@ -10,6 +10,7 @@
 #include "attention/core/decode.hpp"
 #include "attention/core/error.hpp"
 #include "attention/core/head_detector.hpp"
+#include "attention/core/head_pass.hpp"
 #include "attention/core/online_softmax.hpp"
 #include "attention/core/parameters.hpp"
 #include "attention/core/prose.hpp"
@@ -160,51 +161,8 @@ inline const std::vector<SelfEntry>& self_trace_schema() {
   return rows;
 }
 
-// The rows a head's scores read, made in order from the projected queries or keys (any number
-// of whole heads, d_k columns each): QK-norm divides each head's row by its root mean square,
-// then RoPE turns them by position. The trace keeps each stage
-// under the projection's name and the stage's suffix (Q_rope); the derivation of one cell makes
-// them the same way for its rows.
-template <class T>
-struct ScoredRows {
-  std::optional<MatrixT<T>> norm;  // each head's rows over their root mean square (qk_norm)
-  std::optional<MatrixT<T>> rope;  // turned by position
-
-  // Every stage made, in order: the suffix of its trace name and its rows.
-  std::vector<std::pair<const char*, const MatrixT<T>*>> stages() const {
-    std::vector<std::pair<const char*, const MatrixT<T>*>> out;
-    if (norm) out.emplace_back("_norm", &*norm);
-    if (rope) out.emplace_back("_rope", &*rope);
-    return out;
-  }
-  const MatrixT<T>& last(const MatrixT<T>& projected) const {
-    const auto all = stages();
-    return all.empty() ? projected : *all.back().second;
-  }
-};
-
-// `first`: the position of the first row (a derivation's one query row sits at its own).
-template <class T>
-ScoredRows<T> scored_rows(const Spec& spec, const MatrixT<T>& projected, long first = 0);
-
 template <class T>
 Result<SelfTrace<T>> run_self(const Spec& spec);
-
-// Shared by both modes: scores of queries (rows of q) against keys (rows of k) under the
-// spec's score function, before scale and temperature. Shapes: q (n, d_k), k (m, d_k) -> (n, m).
-template <class T>
-MatrixT<T> score_matrix(const Spec& spec, const Parameters& p, const MatrixT<T>& q, const MatrixT<T>& k);
-
-// The factor the scores are multiplied by: the spec's `scale`, else 1/sqrt(d_k) for scaled_dot.
-double effective_scale(const Spec& spec);
-
-// Whether the trace keeps raw_scores: with ALiBi or a softcap the scores are no multiple of q.k.
-bool keeps_raw_scores(const Spec& spec);
-
-// The logits of one head from its raw scores score(q, k) (n, m):
-// softcap(raw * scale + bias) / temperature, where bias (ALiBi) may be empty and softcap off.
-template <class T>
-MatrixT<T> logits_of(const Spec& spec, const MatrixT<T>& raw, const Matrix& bias);
 
 // 1 where query i may see key j under the spec's mask, 0 where not; empty for no mask. (n, m)
 template <class T>
@@ -216,9 +174,5 @@ Matrix sinusoidal_encoding(long n, long d);  // (n, d)
 // Each row to mean 0 and variance 1 (biased), eps 1e-5, as torch.nn.functional.layer_norm.
 template <class T>
 MatrixT<T> layer_norm_rows(const MatrixT<T>& x);
-
-// The key to blame when scores overflow, so the page can show the message beside it: the
-// scale or the temperature when the scores were finite before them, else the inputs.
-std::string score_overflow_field(const Spec& spec, bool unscaled_finite);
 
 }  // namespace attention

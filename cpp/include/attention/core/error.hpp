@@ -6,6 +6,12 @@
 #include <utility>
 #include <variant>
 
+// Unwraps a Result into `var`, or returns its error from the enclosing function.
+#define ATTENTION_TRY(var, expr)           \
+  auto var##_r = (expr);                   \
+  if (!var##_r) return var##_r.error();    \
+  auto var = std::move(var##_r).value()
+
 namespace attention {
 
 struct Error {

@@ -12,12 +12,6 @@
 #include "attention/core/error.hpp"
 #include "attention/io/spec.hpp"
 
-// Unwraps a Result into `var`, or returns its error from the enclosing function.
-#define ATTENTION_TRY(var, expr)           \
-  auto var##_r = (expr);                   \
-  if (!var##_r) return var##_r.error();    \
-  auto var = std::move(var##_r).value()
-
 namespace attention::json_read {
 
 using nlohmann::json;

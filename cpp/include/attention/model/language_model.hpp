@@ -98,6 +98,10 @@ struct LmTrace {
   Matrix log_probs;                       // (n, V)
 };
 
+// Layer l as the playground's self-attention spec: what run_model runs, what a clicked cell of
+// the layer is derived from, and what the NumPy program's head pass is written from.
+Result<Spec> layer_spec(const LanguageModel& model, const std::vector<std::string>& tokens, const Matrix& X, std::size_t l);
+
 // The forward pass with every intermediate. Each layer is the playground's own self-attention
 // (run_self of a causal spec with the layer's matrices, X the residual stream into it, and RoPE
 // when the model has it), so every view and derivation reads it as it reads any trace. ids: 1 to context tokens below the vocabulary.
