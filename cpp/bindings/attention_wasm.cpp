@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "attention/core/derivation.hpp"
+#include "attention/io/derive_request.hpp"
 #include "attention/core/entropy.hpp"
 #include "attention/io/json_read.hpp"
 #include "attention/core/limits.hpp"

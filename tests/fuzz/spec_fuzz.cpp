@@ -11,6 +11,7 @@
 
 #include "attention/core/derivation.hpp"
 #include "attention/core/entropy.hpp"
+#include "attention/io/derive_request.hpp"
 #include "attention/io/json_read.hpp"
 #include "attention/io/json_text.hpp"
 #include "attention/io/numpy_emit.hpp"

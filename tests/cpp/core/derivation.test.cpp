@@ -66,21 +66,6 @@ TEST_CASE("derivation requests out of range are errors", "[derivation][errors]")
   CHECK(attention::derive(s, "weights", 1, 0, 0).error().message == "head: 1 is out of range (0 to 0)");
   CHECK(attention::derive(s, "weights", 0, 5, 0).error().message == "row: 5 is out of range (0 to 1)");
   CHECK(attention::derive(s, "Q", 0, 0, 0).error().message == "matrix: must be scores, weights or output, got \"Q\"");
-  CHECK(attention::derive_text("nope")["error"]["message"] == "derive: expected {spec, matrix, head, row, col}: it does not begin with '{'");
-  CHECK(attention::derive_text("[1]")["error"]["message"] == "derive: expected {spec, matrix, head, row, col}");
-}
-
-TEST_CASE("derivation requests of the wrong types are errors, never exceptions", "[derivation][errors]") {
-  // In wasm an exception aborts the module (and leaked until every later call failed).
-  CHECK(attention::derive_text(R"({"spec": {}, "matrix": 1})")["error"]["message"] == "matrix: must be scores, weights or output");
-  for (const char* request : {R"({"spec": {}, "matrix": null})", R"({"spec": 1, "matrix": "weights"})", R"({"matrix": "weights"})",
-                              R"({"spec": {}, "matrix": "weights", "head": 1e300, "row": 0, "col": 0})",
-                              R"({"spec": {}, "matrix": "weights", "head": 18446744073709551615, "row": "0", "col": [0]})"}) {
-    INFO(request);
-    json d;
-    REQUIRE_NOTHROW(d = attention::derive_text(request));
-    CHECK(d.contains("error"));
-  }
 }
 
 TEST_CASE("derivations of current models' scores: rotated rows, the key/value group, the bias and the cap", "[derivation][modern]") {
@@ -203,10 +188,9 @@ TEST_CASE("a derivation at 512 tokens works out the one cell, not the decode ste
   REQUIRE(s.ok());
   REQUIRE(s.value().tokens.size() == 512);
   const auto start = std::chrono::steady_clock::now();
-  const json d = attention::derive_text(R"({"spec": )" + text + R"(, "matrix": "weights", "head": 0, "row": 511, "col": 3})");
+  const json d = attention::derive(s.value(), "weights", 0, 511, 3).value();
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   WARN("derive at 512 tokens with decode and online_block 1: " << ms << " ms");  // a timing for the log, not a test
-  REQUIRE_FALSE(d.contains("error"));
   CHECK(d["softmax"]["row_scores"].size() == 512);
   const auto t = attention::run_self<double>(s.value()).value();
   CHECK(d["softmax"]["value"].get<double>() == Approx(t.weights[0](511, 3)).epsilon(1e-13));

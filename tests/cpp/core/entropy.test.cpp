@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "attention/core/entropy.hpp"
+#include "attention/io/spec.hpp"
 #include "support.hpp"
 #include "tolerance.hpp"
 

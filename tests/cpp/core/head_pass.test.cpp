@@ -57,6 +57,7 @@ TEST_CASE("every path's numbers are the pass's: the run, decode's steps and a cl
                          "mask": "causal", "softcap": 2, "decode": true})";
   const json t = attention::run_trace_text(spec);
   REQUIRE(t.contains("decode"));
+  const attention::Spec parsed = spec_of(spec);
   const std::size_t n = t["tokens"].size();
   for (std::size_t step = 0; step < n; ++step) {
     for (std::size_t h = 0; h < 4; ++h) {
@@ -64,7 +65,7 @@ TEST_CASE("every path's numbers are the pass's: the run, decode's steps and a cl
         CHECK(t["decode"][step]["scores"][h][j] == t["scores"][h][step][j]);
         CHECK(t["decode"][step]["weights"][h][j] == t["weights"][h][step][j]);
       }
-      const json cell = attention::derive_text(json{{"spec", json::parse(spec)}, {"matrix", "weights"}, {"head", h}, {"row", step}, {"col", 0}}.dump());
+      const json cell = attention::derive(parsed, "weights", static_cast<long>(h), static_cast<long>(step), 0).value();
       CHECK(cell["softmax"]["value"] == t["weights"][h][step][0]);
       CHECK(cell["score"]["value"] == t["scores"][h][step][0]);
     }

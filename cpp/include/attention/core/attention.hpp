@@ -15,7 +15,7 @@
 #include "attention/core/parameters.hpp"
 #include "attention/core/prose.hpp"
 #include "attention/core/scalar.hpp"
-#include "attention/io/spec.hpp"
+#include "attention/core/spec.hpp"
 
 namespace attention {
 

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attention/core/error.hpp"
-#include "attention/io/spec.hpp"
+#include "attention/core/spec.hpp"
 
 namespace attention {
 
@@ -17,8 +17,5 @@ namespace attention {
 // trace. Its numbers are the trace's: bit for bit where Eigen multiplies coefficient by
 // coefficient, within a few units in the last place where it blocks the trace's n rows at once.
 Result<nlohmann::json> derive(const Spec& spec, const std::string& matrix, long head, long row, long col);
-
-// {"spec": {...}, "matrix": ..., "head": h, "row": i, "col": j} -> derivation or {"error": ...}
-nlohmann::json derive_text(const std::string& request);
 
 }  // namespace attention

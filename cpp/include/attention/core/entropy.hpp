@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attention/core/error.hpp"
-#include "attention/io/spec.hpp"
+#include "attention/core/spec.hpp"
 
 namespace attention {
 

@@ -18,7 +18,7 @@
 #include "attention/core/error.hpp"
 #include "attention/core/parameters.hpp"
 #include "attention/core/scalar.hpp"
-#include "attention/io/spec.hpp"
+#include "attention/core/spec.hpp"
 
 namespace attention {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "attention/core/scalar.hpp"
-#include "attention/io/spec.hpp"
+#include "attention/core/spec.hpp"
 
 namespace attention {
 

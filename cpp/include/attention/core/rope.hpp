@@ -3,7 +3,7 @@
 // d_k/2 pairs, and pair i of the row at position p turns by the angle p * theta_i,
 // theta_i = base^(-2i/d_k). Then q_p . k_r depends on the positions only through p - r.
 #include "attention/core/scalar.hpp"
-#include "attention/io/spec.hpp"
+#include "attention/core/spec.hpp"
 
 namespace attention {
 
