@@ -8,6 +8,7 @@
 
 #include "attention/io/spec.hpp"
 #include "attention/io/trace_json.hpp"
+#include "attention/io/model_file.hpp"
 #include "attention/model/language_model.hpp"
 #include "binding_common.hpp"
 

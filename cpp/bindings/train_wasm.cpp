@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "attention/io/model_file.hpp"
 #include "attention/model/lm_training.hpp"
 #include "attention/train/trainer.hpp"
 #include "attention/core/limits.hpp"

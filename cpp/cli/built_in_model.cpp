@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <string>
 
+#include "attention/io/model_file.hpp"
+
 extern const unsigned char tiny_lm_weights[];
 extern const std::size_t tiny_lm_weights_size;
 

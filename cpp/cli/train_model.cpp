@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "attention/io/model_file.hpp"
 #include "attention/model/language_model.hpp"
 #include "attention/model/lm_training.hpp"
 

@@ -36,9 +36,7 @@ std::string list(const std::vector<std::string>& items) {
 
 std::string numpy_model_program(const Spec& s, const LanguageModel& model) {
   const LmShape& m = model.shape;
-  const auto layer_of = layer_spec(model, s.tokens, Matrix(), 0);  // what its layers have in common
-  if (!layer_of) return "raise SystemExit(" + python_string(layer_of.error().message) + ")\n";
-  const Spec& layer = layer_of.value();
+  const Spec layer = layer_spec(model, s.tokens, Matrix(), 0);  // what its layers have in common
   std::string tensors, data;
   for (const auto& [name, t] : named(model.weights)) {
     tensors += "    (" + python_string(name) + ", (" + std::to_string(t->rows()) + ", " + std::to_string(t->cols()) + ")),\n";

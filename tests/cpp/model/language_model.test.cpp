@@ -1,5 +1,6 @@
 // The language model's forward pass, weights file, characters and shipped weights, against
 // PyTorch and NumPy (tests/fixtures/make_lm_fixtures.py writes lm_small.json and lm_shipped.json).
+#include "attention/io/model_file.hpp"
 #include "attention/model/language_model.hpp"
 #include "attention/model/lm_training.hpp"
 

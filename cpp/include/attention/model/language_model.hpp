@@ -84,12 +84,6 @@ struct LanguageModel {
   nlohmann::json card;             // how it was trained: corpus, steps, losses, head scores
 };
 
-// The weights file: one line of JSON (format, shape, merges, vocab, tensors and their shapes, card),
-// then every tensor in the order of named(), as its rows' float32 scales and its numbers in int8
-// (io/int8_rows.hpp). The model computes in double from exactly the numbers those give.
-std::string write_model(const LanguageModel& model);
-Result<LanguageModel> read_model(const std::string& bytes);
-
 struct LmTrace {
   std::vector<std::string> tokens;
   std::vector<int> ids;
@@ -100,7 +94,7 @@ struct LmTrace {
 
 // Layer l as the playground's self-attention spec: what run_model runs, what a clicked cell of
 // the layer is derived from, and what the NumPy program's head pass is written from.
-Result<Spec> layer_spec(const LanguageModel& model, const std::vector<std::string>& tokens, const Matrix& X, std::size_t l);
+Spec layer_spec(const LanguageModel& model, const std::vector<std::string>& tokens, const Matrix& X, std::size_t l);
 
 // The forward pass with every intermediate. Each layer is the playground's own self-attention
 // (run_self of a causal spec with the layer's matrices, X the residual stream into it, and RoPE
