@@ -26,6 +26,15 @@ export const reordered = 1e-12;
 // difference taken here.
 export const lastBits = 1e-15;
 
+// A number the page shows in full (a hovered cell's title, a derivation's result): 8
+// significant digits, so it is off by up to half a unit in the 8th, 5e-8 of its size.
+export const shownDigits = 5e-8;
+
+// QK-norm's rows against a root mean square of 1: the 1e-6 added to each block's mean square
+// (as torch's rms_norm) leaves its RMS below 1 by about 5e-7 / mean square, under 1e-5 for
+// blocks whose mean square is above 0.05, as the tests' are.
+export const rmsNormEps = 1e-5;
+
 // The article's printed numbers: it printed its embeddings and its output to 8 decimals, so
 // each printed output is off by up to 5e-9 and the embeddings' rounding carries through the
 // products.

@@ -7,6 +7,7 @@ import { load } from '../../dist/attention.js';
 import { copyOnSentences, SENTENCES } from '../../bench/copying.mjs';
 import { copyingTargets } from '../../bench/report.mjs';
 import { importTSTree } from '../e2e/typescript.mjs';
+import { reordered } from '../tolerance.mjs';
 
 const { repeatLag, copying } = await importTSTree('web/src/state/model-mode.ts');
 const corpus = readFileSync(new URL('../../models/tiny-lm-train.txt', import.meta.url), 'utf8');
@@ -23,7 +24,7 @@ test('each sentence is counted as the caption counts it, with the best head of t
   assert.equal(c.layer, trace.layers.length - 1);
   const shares = c.per_sentence.map((x) => x.hits / x.rows);
   assert.equal(c.worst_hits, Math.min(...shares));
-  assert.ok(Math.abs(c.hits - shares.reduce((a, b) => a + b) / shares.length) < 1e-12);
+  assert.ok(Math.abs(c.hits - shares.reduce((a, b) => a + b) / shares.length) <= reordered);
   assert.equal(c.guess, c.per_sentence.reduce((a, x) => a + x.guessed, 0) / c.per_sentence.reduce((a, x) => a + x.of, 0));
 });
 

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load, loadTraining } from '../../dist/attention.js';
 import { start, done } from './harness.mjs';
+import { reordered } from '../tolerance.mjs';
 
 const trainer = 'attention-trainer';
 const TEXTS = /tiny-lm-(train|held-out)/;
@@ -73,7 +74,7 @@ test('a learner picks the language model, plays, watches it learn, and opens it 
   const unigram = await page.locator(trainer).evaluate((el) => el.lmStarted.unigram);
   // the core's token-frequency loss, per character, as the shipped model's card has it
   const shippedCard = JSON.parse(readFileSync(new URL('../../models/tiny-lm.bin', import.meta.url)).toString('utf8').split('\n')[0]).card;
-  assert.ok(Math.abs(unigram - shippedCard.unigram_loss) < 1e-12 && h.eval_loss.at(-1) < unigram, `unigram ${unigram}, held-out ${h.eval_loss.at(-1)}`);
+  assert.ok(Math.abs(unigram - shippedCard.unigram_loss) <= reordered && h.eval_loss.at(-1) < unigram, `unigram ${unigram}, held-out ${h.eval_loss.at(-1)}`);
   assert.ok(best(h.previous_token, -1) > best(h.previous_token, 0), `best previous-token ${best(h.previous_token, 0)} -> ${best(h.previous_token, -1)}`);
   // The loss chart zooms to the fall that matters: its top is below the first steps' loss, said at the top.
   const lossTicks = await page.locator(`${trainer} svg[data-chart="loss"] text[text-anchor="end"]`).allTextContents();
@@ -98,7 +99,7 @@ test('a learner picks the language model, plays, watches it learn, and opens it 
   const shipped = core.run(spec).layers[1].W_q[0].slice(0, 4);
   assert.ok(!(await core.loadModel(training.lmModel())).error);
   const here = core.run(spec).layers[1].W_q[0].slice(0, 4);
-  for (let i = 0; i < 4; i++) assert.ok(Math.abs(shown.W_q[i] - here[i]) < 1e-6, `W_q ${shown.W_q} against Node's ${here}`);
+  assert.deepEqual(shown.W_q, here, 'the same weights, to the bit');
   assert.notDeepEqual(shown.W_q, shipped);
   // The playground's card says how it was trained: here, for these steps, with the architecture the shipped card
   // names (RoPE included); its Model select names the model trained here, not the shipped one.

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { load } from '../../dist/attention.js';
 import { start, drawn, ready, done } from './harness.mjs';
 import { copier } from './second-copy.mjs';
+import { shownDigits } from '../tolerance.mjs';
 
 const core = await load();
 await core.loadModel();
@@ -61,7 +62,7 @@ test('a hovered cell of a model-mode picture gives its full number', async () =>
   const title = await canvas.getAttribute('title');
   const expected = core.trace({ model: 'tiny-lm', sentence: LONG }).layers[0].weights[0][20][12];
   const [, shown] = title.match(/: (\S+)$/) ?? [];
-  assert.ok(shown && Math.abs(Number(shown.replace('\u2212', '-')) - expected) < 1e-9, `${title} for ${expected}`);
+  assert.ok(shown && Math.abs(Number(shown.replace('\u2212', '-')) - expected) <= shownDigits * Math.abs(expected), `${title} for ${expected}`);
   assert.match(title, /^\S+ → \S+: /, 'names the row and the column');
   await done(page);
 });
@@ -94,7 +95,7 @@ test('on a phone, a tap on a picture of small cells opens its row zoomed, where 
   assert.deepEqual(await playground.evaluate((el) => el.selected), { key: 'weights', head: 0, row: 21, col: 12 });
   const expected = core.trace({ model: 'tiny-lm', sentence: LONG }).layers[0].weights[0][21][12];
   const [, said] = (await cell.getAttribute('aria-label')).match(/: (\S+)$/) ?? [];
-  assert.ok(said && Math.abs(Number(said.replace('\u2212', '-')) - expected) < 1e-9, `${said} for ${expected}`);
+  assert.ok(said && Math.abs(Number(said.replace('\u2212', '-')) - expected) <= shownDigits * Math.abs(expected), `${said} for ${expected}`);
   await page.locator('ap-derivation').first().waitFor();
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'the zoomed row scrolls inside its column, not the page');
   await done(page);

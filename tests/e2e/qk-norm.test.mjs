@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/attention.js';
 import { start, cells, ready, done, drawn } from './harness.mjs';
+import { rmsNormEps, shownDigits } from '../tolerance.mjs';
 
 const core = await load();
 const pages = {
@@ -43,7 +44,7 @@ test('a learner ticks QK-norm: its help, the normalised rows with the core\'s nu
   // every head's block of a row has a root mean square of 1 (eps aside)
   for (const row of expected.Q_norm) {
     for (const block of [row.slice(0, 4), row.slice(4)]) {
-      assert.ok(Math.abs(Math.sqrt(block.reduce((a, v) => a + v * v, 0) / 4) - 1) < 1e-5);
+      assert.ok(Math.abs(Math.sqrt(block.reduce((a, v) => a + v * v, 0) / 4) - 1) <= rmsNormEps);
     }
   }
   assert.match(page.url(), /qk_norm=true/);
@@ -72,7 +73,7 @@ test('a score\'s derivation multiplies the normalised, turned rows, each stage n
   const rows = await panel.evaluate((el) => [...el.shadowRoot.querySelectorAll('table.stages tr')].map((tr) => tr.querySelector('th').textContent));
   assert.deepEqual(rows, ['q from Q', 'q from Q_norm', 'q from Q_rope', 'k from K', 'k from K_norm', 'k from K_rope']);
   const titles = (cls) => panel.evaluate((el, cls) => [...el.shadowRoot.querySelectorAll(`tr.${cls} td [title]`)].map((s) => Number(s.title.replace('\u2212', '-'))), cls);
-  const near = (a, b) => a.length === b.length && a.every((v, i) => Math.abs(v - b[i]) <= 1e-7 * Math.max(1, Math.abs(b[i])));
+  const near = (a, b) => a.length === b.length && a.every((v, i) => Math.abs(v - b[i]) <= shownDigits * Math.max(1, Math.abs(b[i])));
   assert.ok(near(await titles('used.q'), expected.Q_rope[row].slice(head * dk, (head + 1) * dk)));
   const text = await panel.evaluate((el) => el.shadowRoot.textContent.replace(/\s+/g, ' '));
   assert.match(text, /q′ · k′ =/);

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include <catch2/catch.hpp>
+#include "tolerance.hpp"
 
 using attention::Matrix;
 
@@ -19,11 +20,11 @@ TEST_CASE("a row keeps each number within half a step of its row's scale, its la
     const double scale = static_cast<float>(top / 127);
     for (long j = 0; j < m.cols(); ++j) {
       INFO(i << "," << j);
-      CHECK(std::abs(r(i, j) - m(i, j)) <= scale / 2 * (1 + 1e-6));
+      CHECK(std::abs(r(i, j) - m(i, j)) <= scale / 2 * (1 + tol::float_few_roundings));
       CHECK(r(i, j) / (scale > 0 ? scale : 1) == std::nearbyint(r(i, j) / (scale > 0 ? scale : 1)));  // a whole number of steps
     }
   }
-  CHECK(r(0, 3) == Approx(3.0).epsilon(1e-6));  // the largest is 127 steps, up to the scale's float32 rounding
+  CHECK(r(0, 3) == Approx(3.0).epsilon(tol::float_few_roundings));  // the largest is 127 steps, up to the scale's float32 rounding
   CHECK(r.row(1).isZero(0));
   CHECK(r(2, 4) < 0);
 }
