@@ -3,16 +3,35 @@
 // heatmap's, first_wasm.cpp): the packed trace and the work a spec takes. Each module gives them
 // its own JS face (packed_binding.hpp through embind, web/src/core/first-module.ts by hand),
 // with the same calls.
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "attention/io/model_file.hpp"
 #include "attention/io/spec.hpp"
 #include "attention/io/trace_json.hpp"
-#include "attention/io/model_file.hpp"
 #include "attention/model/language_model.hpp"
+#if !defined(ATTENTION_FIRST_HEATMAP)
+#include "attention/model/lm_training.hpp"
+#endif
 #include "binding_common.hpp"
 
 namespace {
+
+// The trained model `model: "tiny-lm"` names, once the page has sent its weights (load_model),
+// and what each of its heads does on the probe. The first heatmap's module leaves the probe out:
+// its first screens show none, and its run took most of that module's first trace (on a cold
+// module, 80 of 126 ms in Node).
+std::optional<attention::LanguageModel> model;
+std::vector<std::vector<attention::HeadScores>> probe;
+
+attention::TrainedModel trained() {
+#ifdef ATTENTION_FIRST_HEATMAP
+  return {model ? &*model : nullptr, nullptr};
+#else
+  return {model ? &*model : nullptr, model ? &probe : nullptr};
+#endif
+}
 
 // The packed trace: the JSON skeleton now, its numbers in `packed` just after (read through a
 // Float64Array view into the heap that the caller copies before anything else runs), then
@@ -26,7 +45,7 @@ std::size_t last_packed = 0;
 std::string run_packed(const std::string& spec) {
   packed.clear();
   packed.reserve(last_packed);
-  std::string skeleton = text(attention::run_trace_text(spec, &packed));
+  std::string skeleton = text(attention::run_trace_text(spec, &packed, trained()));
   last_packed = packed.size();
   return skeleton;
 }
@@ -47,11 +66,13 @@ std::string work(const std::string& spec) {
 // page fetches the file and calls this only in model mode, so no other page pays for it. (A
 // first heatmap's module answers the card as null: it reads the file without it.)
 std::string load_model(const std::string& bytes) {
-  auto model = attention::read_model(bytes);
-  if (!model) return text(error_of(model.error()));
-  nlohmann::json card = model.value().card;
-  attention::install_model(std::move(model).value());
-  return text(nlohmann::json{{"card", std::move(card)}});
+  auto read = attention::read_model(bytes);
+  if (!read) return text(error_of(read.error()));
+  model = std::move(read).value();
+#if !defined(ATTENTION_FIRST_HEATMAP)
+  probe = attention::probe_head_scores(*model);
+#endif
+  return text(nlohmann::json{{"card", model->card}});
 }
 #endif
 

@@ -5,7 +5,9 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <sys/stat.h>
 
@@ -15,6 +17,7 @@
 #include "attention/core/rng.hpp"
 #include "attention/io/spec.hpp"
 #include "attention/io/trace_json.hpp"
+#include "attention/model/lm_training.hpp"
 #include "attention/train/trainer.hpp"
 #include "built_in_model.hpp"
 
@@ -212,9 +215,14 @@ int main(int argc, char** argv) {
   if (!read_input(argv[2], text, err)) return fail(err);
   auto spec = attention::parse_spec_text(text);
   if (!spec) return fail(spec.error().line());
-  if (spec.value().model == attention::ModelKind::tiny_lm) attention::install_built_in_model();
-  if (cmd == "numpy") return emit(attention::numpy_program(spec.value()));
-  auto trace = attention::run_trace(spec.value());
+  std::optional<attention::LanguageModel> model;
+  std::vector<std::vector<attention::HeadScores>> probe;
+  if (spec.value().model == attention::ModelKind::tiny_lm) {
+    model = attention::built_in_model();
+    probe = attention::probe_head_scores(*model);
+  }
+  if (cmd == "numpy") return emit(attention::numpy_program(spec.value(), model ? &*model : nullptr));
+  auto trace = attention::run_trace(spec.value(), nullptr, {model ? &*model : nullptr, &probe});
   if (!trace) return fail(trace.error().line());
   return emit(trace.value().dump() + "\n");
 }

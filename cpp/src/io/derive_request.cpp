@@ -9,7 +9,7 @@ namespace attention {
 
 using nlohmann::json;
 
-json derive_text(const std::string& request) {
+json derive_text(const std::string& request, const LanguageModel* model) {
   const auto parsed = json_read::parse_request(request, "derive: expected {spec, matrix, head, row, col}");
   if (!parsed) return error_json(parsed.error());
   const json& r = parsed.value();
@@ -18,7 +18,6 @@ json derive_text(const std::string& request) {
   if (!spec) return error_json(spec.error());
   if (spec.value().model == ModelKind::tiny_lm) {
     // A cell of the trained model: of layer `layer`, from the residual stream into it.
-    const LanguageModel* model = installed_model();
     if (!model) return error_json(error_at("model", "the trained model's weights are not loaded"));
     std::int64_t layer = 0;
     if (r.contains("layer") && !json_read::integral(r.at("layer"), 0, model->shape.layers - 1, layer)) {

@@ -183,9 +183,8 @@ std::string numpy_rope(const Spec& s) {
   return "rope_base, interleaved = " + python_number(s.rope_base) + ", " + (s.rope_style == RopeStyle::interleaved ? "True" : "False") + "\n" + kRope;
 }
 
-std::string numpy_program(const Spec& s) {
+std::string numpy_program(const Spec& s, const LanguageModel* model) {
   if (s.model == ModelKind::tiny_lm) {
-    const LanguageModel* model = installed_model();
     return model ? numpy_model_program(s, *model) : "raise SystemExit(\"the trained model's weights are not loaded\")\n";
   }
   Text o;

@@ -1,7 +1,6 @@
 #include "attention/io/trace_json.hpp"
 
 #include "attention/model/language_model.hpp"
-#include "attention/model/lm_training.hpp"
 
 #include "attention/core/attention.hpp"
 #include "attention/core/decode.hpp"
@@ -175,9 +174,9 @@ json walk(const std::vector<TraceEntry<Trace>>& schema, const Trace* trace, cons
 namespace {
 // The trained model's trace: its tokens and vocabulary, every layer as a self-attention trace
 // (the residual stream in as X), the next-token log-probabilities and each head's scores, on
-// this input and on the probe of random tokens repeated twice.
-Result<json> run_model_trace(const Spec& s, const Numbers& out) {
-  const LanguageModel* model = installed_model();
+// this input and (when given) on the probe of random tokens repeated twice.
+Result<json> run_model_trace(const Spec& s, const Numbers& out, const TrainedModel& trained) {
+  const LanguageModel* model = trained.model;
   if (!model) return error_at("model", "the trained model's weights are not loaded");
   ATTENTION_TRY(t, run_model(*model, piece_ids(model->pieces, s.tokens)));
   json j = {{"tokens", t.tokens}, {"vocab", model->pieces.names}, {"layers", json::array()}, {"head_scores", json::array()},
@@ -189,15 +188,9 @@ Result<json> run_model_trace(const Spec& s, const Numbers& out) {
     j["layers"].push_back(std::move(shown));
     j["head_scores"].push_back(head_scores_json(layer.head_scores));
   }
-  // The probe's scores are the model's, not the input's: computed once per installed model. The
-  // first heatmap's module leaves them out: its first screens show none, and their run on the
-  // probe's tokens took most of its first trace (on a cold module, 80 of 126 ms in Node).
-#ifndef ATTENTION_FIRST_HEATMAP
-  static long probed = 0;
-  static std::vector<std::vector<HeadScores>> probe;
-  if (probed != installed_generation()) probe = probe_head_scores(*model), probed = installed_generation();
-  for (const auto& layer : probe) j["probe_head_scores"].push_back(head_scores_json(layer));
-#endif
+  if (trained.probe) {
+    for (const auto& layer : *trained.probe) j["probe_head_scores"].push_back(head_scores_json(layer));
+  }
   j["log_probs"] = out.matrix(t.log_probs);
   j["spec"] = to_json(s);
   j["warnings"] = json::array();
@@ -206,7 +199,7 @@ Result<json> run_model_trace(const Spec& s, const Numbers& out) {
 #ifdef ATTENTION_FIRST_HEATMAP
 // The trained model's traces, in a first heatmap's module that asks for them (as spec.cpp's
 // trained_specs: the other leaves the model's code out).
-Result<json> (*model_traces)(const Spec&, const Numbers&) = nullptr;
+Result<json> (*model_traces)(const Spec&, const Numbers&, const TrainedModel&) = nullptr;
 }  // namespace
 
 void run_trained_traces() {
@@ -217,13 +210,13 @@ void run_trained_traces() {
 }  // namespace
 #endif
 
-Result<json> run_trace(const Spec& s, std::vector<double>* packed) {
+Result<json> run_trace(const Spec& s, std::vector<double>* packed, const TrainedModel& trained) {
   const Numbers out(packed);
   json j;
 #ifdef ATTENTION_FIRST_HEATMAP
-  if (s.model == ModelKind::tiny_lm && model_traces) return model_traces(s, out);
+  if (s.model == ModelKind::tiny_lm && model_traces) return model_traces(s, out, trained);
 #else
-  if (s.model == ModelKind::tiny_lm) return run_model_trace(s, out);
+  if (s.model == ModelKind::tiny_lm) return run_model_trace(s, out, trained);
 #endif
   if (s.mode != Mode::encoder_decoder) {
     auto t = run_self<double>(s);
@@ -282,9 +275,9 @@ json parameters_text(const std::string& text) {
   return parameters_json(spec.value());
 }
 
-json run_trace_text(const std::string& text, std::vector<double>* packed) {
+json run_trace_text(const std::string& text, std::vector<double>* packed, const TrainedModel& trained) {
   auto spec = parse_spec_text(text);
-  Result<json> trace = spec ? run_trace(spec.value(), packed) : Result<json>(spec.error());
+  Result<json> trace = spec ? run_trace(spec.value(), packed, trained) : Result<json>(spec.error());
   if (!trace) return error_json(trace.error());
   return std::move(trace).value();
 }

@@ -1,7 +1,6 @@
 #include "attention/model/language_model.hpp"
 
 #include <cmath>
-#include <memory>
 
 #include "attention/core/rng.hpp"
 
@@ -114,20 +113,5 @@ Result<LmTrace> run_model(const LanguageModel& model, const std::vector<int>& id
   }
   return t;
 }
-
-namespace {
-std::unique_ptr<LanguageModel>& installed() {
-  static std::unique_ptr<LanguageModel> model;
-  return model;
-}
-long generation = 0;
-}  // namespace
-
-void install_model(LanguageModel model) {
-  installed() = std::make_unique<LanguageModel>(std::move(model));
-  ++generation;
-}
-const LanguageModel* installed_model() { return installed().get(); }
-long installed_generation() { return generation; }
 
 }  // namespace attention

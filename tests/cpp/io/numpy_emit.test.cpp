@@ -110,7 +110,7 @@ TEST_CASE("the NumPy program rebuilds every fixture's trace", "[numpy]") {
       for (const auto& [key, value] : py.items()) {
         INFO("key " << key);
         REQUIRE(trace.contains(key));
-        CHECK_CLOSE_JSON(trace[key], value, 1e-12);
+        CHECK_CLOSE_JSON(trace[key], value, tol::against_numpy);
         ++compared;
       }
       CHECK(compared >= 8);
@@ -188,11 +188,11 @@ TEST_CASE("the NumPy program prints the main matrices and draws only what is not
 }
 
 TEST_CASE("the trained model's NumPy program rebuilds its trace, weights included", "[numpy][model]") {
-  attention::install_built_in_model();
+  const attention::LanguageModel model = attention::built_in_model();
   const auto spec = attention::parse_spec(json{{"model", "tiny-lm"}, {"sentence", "It's \"it\"!\nThe cat; the cat."}});
   REQUIRE(spec.ok());
-  const json trace = attention::run_trace(spec.value()).value();
-  const std::string program = attention::numpy_program(spec.value()) + R"(
+  const json trace = attention::run_trace(spec.value(), nullptr, {&model, nullptr}).value();
+  const std::string program = attention::numpy_program(spec.value(), &model) + R"(
 import json as _json
 print(_json.dumps({'log_probs': log_probs.tolist(), 'tokens': tokens,
                    'layers': [{k: v.tolist() for k, v in layer.items()} for layer in layers]}))

@@ -285,9 +285,8 @@ TEST_CASE("run_model reads 1 to context tokens of the vocabulary", "[model]") {
 
 TEST_CASE("the shipped model runs as PyTorch runs it", "[model][fixtures][torch]") {
   require_fresh_fixture();
-  attention::install_built_in_model();
-  const LanguageModel* m = attention::installed_model();
-  REQUIRE(m != nullptr);
+  const LanguageModel built_in = attention::built_in_model();
+  const LanguageModel* m = &built_in;
   const json& f = shipped_fixture();
   CHECK(m->shape.context == f["shape"]["context"].get<long>());
   CHECK(m->shape.d_model == f["shape"]["d_model"].get<long>());
@@ -310,9 +309,8 @@ TEST_CASE("the shipped model runs as PyTorch runs it", "[model][fixtures][torch]
 
 TEST_CASE("the probe's head scores are NumPy's head detector on PyTorch's attention", "[model][fixtures][torch]") {
   require_fresh_fixture();
-  attention::install_built_in_model();
-  const LanguageModel* m = attention::installed_model();
-  REQUIRE(m != nullptr);
+  const LanguageModel built_in = attention::built_in_model();
+  const LanguageModel* m = &built_in;
   const json& f = shipped_fixture();
   const auto scores = attention::probe_head_scores(*m, 50, 0);
   CHECK_CLOSE_JSON(scores_json(scores), f["head_scores"], tol::against_torch);

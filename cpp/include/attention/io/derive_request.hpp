@@ -7,7 +7,10 @@
 
 namespace attention {
 
-// {"spec": {...}, "matrix": ..., "head": h, "row": i, "col": j, "layer": l} -> derivation or {"error": ...}
-nlohmann::json derive_text(const std::string& request);
+struct LanguageModel;
+
+// {"spec": {...}, "matrix": ..., "head": h, "row": i, "col": j, "layer": l} -> derivation or
+// {"error": ...}; `model`: the trained model a spec may name, none until its weights are read.
+nlohmann::json derive_text(const std::string& request, const LanguageModel* model = nullptr);
 
 }  // namespace attention

@@ -7,15 +7,26 @@
 #include <nlohmann/json.hpp>
 
 #include "attention/core/error.hpp"
+#include "attention/core/head_detector.hpp"
 #include "attention/io/error_json.hpp"
 #include "attention/core/scalar.hpp"
 #include "attention/io/spec.hpp"
 
 namespace attention {
 
+struct LanguageModel;
+
+// The trained model a spec may name (`model: "tiny-lm"`), as its caller holds it: none until its
+// weights are read. `probe`: what each head does on the probe of random tokens repeated twice
+// (probe_head_scores, the model's, whatever the text), shown beside this text's; left out when none.
+struct TrainedModel {
+  const LanguageModel* model = nullptr;
+  const std::vector<std::vector<HeadScores>>* probe = nullptr;
+};
+
 // With `packed`, every matrix and vector of the trace is appended to it (row-major) and the
 // JSON holds {"@": offset, "shape": [rows, cols]} (or [n]) in its place.
-Result<nlohmann::json> run_trace(const Spec& spec, std::vector<double>* packed = nullptr);
+Result<nlohmann::json> run_trace(const Spec& spec, std::vector<double>* packed = nullptr, const TrainedModel& trained = {});
 
 #ifdef ATTENTION_FIRST_HEATMAP
 // Makes a first heatmap's module read and run the trained model (first_wasm.cpp built for posts
@@ -24,7 +35,7 @@ void run_trained_traces();
 #endif
 
 // Parses, validates and runs; the error JSON is {"error": {"field": ..., "message": ...}}.
-nlohmann::json run_trace_text(const std::string& spec_text, std::vector<double>* packed = nullptr);
+nlohmann::json run_trace_text(const std::string& spec_text, std::vector<double>* packed = nullptr, const TrainedModel& trained = {});
 
 // The spec's parameters as the trace names them, drawn and nothing run: {"tokens", "X" (or
 // "annotations" and "decoder_state"), ["source_tokens", "X_source"], "W_q", ...}.

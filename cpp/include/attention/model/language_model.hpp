@@ -101,10 +101,4 @@ Spec layer_spec(const LanguageModel& model, const std::vector<std::string>& toke
 // when the model has it), so every view and derivation reads it as it reads any trace. ids: 1 to context tokens below the vocabulary.
 Result<LmTrace> run_model(const LanguageModel& model, const std::vector<int>& ids);
 
-// The model `model: "tiny-lm"` names: installed by the CLI from the weights built into it, and
-// by the page once it has fetched them (only in model mode). Null until then.
-void install_model(LanguageModel model);
-const LanguageModel* installed_model();
-long installed_generation();  // 1 for the first model installed, 2 for the next ...: what a cache of it is keyed by
-
 }  // namespace attention
