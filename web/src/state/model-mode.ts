@@ -4,15 +4,16 @@
 // likeliest guesses, how a token is shown, and whether the sentence can be repeated. Nothing here
 // computes attention: every number is the core's.
 import type { HeadScores, ModelTrace, SelfTrace, Spec } from '../core/attention.js';
+import SHIPPED from './core-model.json';
 import type { State } from './settings.js';
 
 /** The model's name in the spec, the hash and the element's attribute. */
 export const MODEL = 'tiny-lm';
-/** The tokens the model reads at most (its context). */
-export const CONTEXT = 128;
+/** The tokens the model reads at most (its context), from the shipped weights' header. */
+export const CONTEXT = SHIPPED.context;
 /** The weights file's size, said while it loads (models/tiny-lm.bin: 2 layers of 4 96 x 96
  *  matrices, the embeddings, positions and unembedding, a byte a number, and its card). */
-export const WEIGHTS_SIZE = '168 KB';
+export const WEIGHTS_SIZE = `${Math.round(SHIPPED.bytes / 1024)} KB`;
 
 export const isModelState = (state: State): boolean => state.model === MODEL;
 

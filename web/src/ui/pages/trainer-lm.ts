@@ -8,6 +8,7 @@
 // scores from 0 to a little above the highest.
 import { css, html, svg, nothing, type TemplateResult } from 'lit';
 import type { LmHistory } from '../../core/training.js';
+import SHIPPED from '../../state/core-model.json';
 import { short, tick } from '../shared/colour.js';
 
 /** A head counts as an induction head from this score on (the playground labels heads from it). */
@@ -15,7 +16,7 @@ export const FORMED = 0.3;
 
 /** What the task is, said beside the charts. */
 export const LM_EXPLANATION = html`The playground’s trained model, learning from scratch in this tab: two layers of four causal attention heads,
-  d_model 96, RoPE, word pieces as its tokens (384 of them: the bytes and the merges the playground’s model reads with) and nothing else, reading Debian’s fortunes (5,880 quotations and jokes, 820 KB, fetched when you
+  d_model 96, RoPE, word pieces as its tokens (${SHIPPED.vocabulary} of them: the bytes and the merges the playground’s model reads with) and nothing else, reading Debian’s fortunes (5,880 quotations and jokes, 820 KB, fetched when you
   pick this task) to guess the next token. The loss is in nats per character, so that it compares with a model of other tokens; random weights guess wrong with confidence. Watch the
   <b>previous-token heads</b> form (a token looks at the one before it), and watch for <b>induction heads</b> in layer 2 (a token looks at
   what followed an earlier copy of itself, to copy it): when they form, the model suddenly predicts a text it has just read far better the second
