@@ -49,6 +49,26 @@ test('"Open the trained model" lands the learner at the model\'s introduction', 
   await done(page);
 });
 
+test('"Open the trained model" keeps as much of a long sentence as the model reads', async () => {
+  const page = await env.page({ viewport: { width: 1280, height: 800 } });
+  // Typed in the random page: 120 words, 436 characters, 198 of the model's word pieces (it reads 128).
+  const typed = Array.from({ length: 120 }, (_, i) => ['the', 'cat', 'sat', 'on', 'a', 'mat'][i % 6] + (i % 7 === 6 ? '.' : '')).join(' ');
+  await page.goto(`${env.base}#sentence=${encodeURIComponent(typed)}`);
+  await ready(page);
+  const open = page.locator('button[data-action="open-model"]').first();
+  await open.scrollIntoViewIfNeeded();
+  await open.click();
+  await modelShown(page);
+  const kept = await page.locator('#c-sentence').inputValue();
+  const read = (text) => core.work({ model: 'tiny-lm', sentence: text });
+  assert.ok(typed.startsWith(kept) && kept.length < typed.length, `kept ${kept.length} of ${typed.length} characters`);
+  assert.ok(kept.length > 128, `more than 128 characters kept (${kept.length}): the context is in word pieces, not characters`);
+  assert.equal(await page.evaluate(() => document.querySelector('attention-playground').model.tokens.length), read(kept).tokens);
+  assert.ok(read(kept).tokens <= 128);
+  assert.ok(read(typed.slice(0, kept.length + 1)).error, 'a character more and the model could not read it');
+  await done(page);
+});
+
 test('a hovered cell of a model-mode picture gives its full number', async () => {
   const page = await env.page({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${env.base}#model=tiny-lm&sentence=${encodeURIComponent(LONG)}`);

@@ -158,3 +158,20 @@ test('the size said while the weights load is the weights file\'s', async () => 
   const bytes = statSync(new URL('../../../models/tiny-lm.bin', import.meta.url)).size;
   assert.equal(mm.WEIGHTS_SIZE, `${Math.round(bytes / 1024)} KB`);
 });
+
+test('opening the trained model keeps the longest start of the sentence it reads, in whole characters', () => {
+  const { readableStart, CONTEXT } = mm;
+  const words = (text) => text.split(/(?<= )/).filter(Boolean).length;  // a counter: a token a word
+  const short = 'the cat sat on the mat';
+  assert.equal(readableStart(short, words), short, 'a sentence it reads is kept whole');
+  const long = Array.from({ length: 300 }, (_, i) => `w${i} `).join('');
+  const kept = readableStart(long, words);
+  assert.ok(long.startsWith(kept));
+  assert.equal(words(kept), CONTEXT, 'as many words as the context holds');
+  assert.ok(words(long.slice(0, kept.length + 1)) > CONTEXT, 'and not a character more');
+  assert.ok([...kept].length > CONTEXT, 'more characters than the context has tokens');
+  // Counted by no one (the whole core not in yet): the first CONTEXT bytes, in whole characters.
+  const emoji = '\u{1F600}'.repeat(100);
+  assert.equal(readableStart(emoji, () => null), '\u{1F600}'.repeat(CONTEXT / 4));
+  assert.equal(readableStart('é'.repeat(200), () => null), 'é'.repeat(CONTEXT / 2));
+});

@@ -49,6 +49,28 @@ export function splitNote(tokens: string[]): string {
   return `The model reads word pieces: these ${characters(textOf(tokens))} characters are ${tokens.length} tokens (␣ marks a space).`;
 }
 
+/** The longest start of `text` the model reads whole, in whole characters: at most CONTEXT
+ *  tokens as `count` says (the core's count of a text's word pieces; null where it refuses the
+ *  text). A token is at least one byte, so the first CONTEXT bytes' characters always fit: the
+ *  search starts from there, and keeps them when nothing can be counted. */
+export function readableStart(text: string, count: (start: string) => number | null): string {
+  const chars = [...text];
+  const fits = (k: number) => {
+    const n = count(chars.slice(0, k).join(''));
+    return n !== null && n <= CONTEXT;
+  };
+  if (fits(chars.length)) return text;
+  let lo = 0, bytes = 0;  // lo: a start that fits
+  while (lo < chars.length && (bytes += new TextEncoder().encode(chars[lo]).length) <= CONTEXT) lo++;
+  let hi = chars.length;  // a start that does not
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  return chars.slice(0, lo).join('');
+}
+
 /** The sentence followed by itself: what "Repeat my sentence" makes. */
 export function repeated(sentence: string): string {
   return /\s$/.test(sentence) ? `${sentence}${sentence}` : `${sentence} ${sentence}`;

@@ -39,8 +39,8 @@ import { specEntries } from '../../state/from-spec.js';
 import { autoValue } from '../../state/auto-value.js';
 import type { DrawHeatmap } from '../views/draw.js';
 import { loadLaterViews, modern } from './later-views.js';
-import { CONTEXT, MODEL, WEIGHTS_SIZE, extrasOf, isByte, splitNote, isModelState, isModelTrace, keepWeights, layerTrace, modelNote, repeatHint, repeatRefusal, repeated, repeatLag, copyingHead, copyCaption, bestInduction,
-  PUT_AWAY, modelSpec, readsPieces, tokenMark, tokenName } from '../../state/model-mode.js';
+import { MODEL, WEIGHTS_SIZE, extrasOf, isByte, splitNote, isModelState, isModelTrace, keepWeights, layerTrace, modelNote, repeatHint, repeatRefusal, repeated, repeatLag, copyingHead, copyCaption, bestInduction,
+  PUT_AWAY, modelSpec, readableStart, readsPieces, tokenMark, tokenName } from '../../state/model-mode.js';
 import { count } from '../shared/count.js';
 
 type Json = Record<string, any>;
@@ -661,11 +661,14 @@ export class AttentionPlayground extends LitElement {
     this.set(SETTINGS.find((d) => d.key === 'sentence')!, text);
   }
 
-  /** Switches to the trained model, keeping the sentence when the model can read it. */
+  /** Switches to the trained model, keeping as much of the sentence as the model reads. */
   private openModel = () => {
-    const sentence = String(this.state.sentence);
-    // Cut to the context in characters: each is at least one token, so most of what is kept is read.
-    if ([...sentence].length > CONTEXT) this.state = { ...this.state, sentence: [...sentence].slice(0, CONTEXT).join('') };
+    const core = this.core;  // (the first heatmap's module does not count the model's tokens)
+    const tokens = (text: string) => {
+      const w = core?.work(modelSpec(text));
+      return w && !('error' in w) ? w.tokens : null;
+    };
+    this.state = { ...this.state, sentence: readableStart(String(this.state.sentence), tokens) };
     this.set(SETTINGS.find((d) => d.key === 'model')!, MODEL);
     this.note = '';  // a note on the random example (a preset's) is not the trained model's
     this.toIntroduction = true;
