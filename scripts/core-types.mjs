@@ -2,8 +2,9 @@
 // build through the same load() the page uses:
 //   web/src/core/trace-schema.json  the trace's schema: a row per entry (its shape, when it is
 //                                   there, its kind, the step it is shown under, its colour group)
-//   web/src/core/tables.d.ts        the Spec type from the settings table and the Trace types
-//                                   from the schema, so a new key or entry is typed with no code
+//   web/src/core/tables.d.ts        the Spec type from the settings table, the Trace types from
+//                                   the schema and HeadScores from its head patterns, so a new
+//                                   key, entry or pattern is typed with no code
 // Both are build output (gitignored): the core's tables are their one source.
 import { writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { importTSTree } from '../tests/e2e/typescript.mjs';
@@ -49,11 +50,17 @@ ${rows.map((e) => `  /** ${e.label}${e.shape ? ` (${e.shape})` : ''}${e.when ? `
 
 const types = `// Written by scripts/core-types.mjs from the core's tables: edit those, not this.
 // By the package's own name: './attention.js' would resolve to the core's source (attention.ts).
-import type { DecodeCost, DecodeStep, HeadScores, KvCost, Matrix, OnlineBlock, TraceSpec } from 'attention-playground';
+import type { DecodeCost, DecodeStep, KvCost, Matrix, OnlineBlock, TraceSpec } from 'attention-playground';
 
 /** The spec: a key per row of the core's settings table. */
 export interface Spec {
 ${settings.map((row) => `  /** ${row.help.replace(/\*\//g, '* /')} */\n  ${row.key}?: ${specType(row)};`).join('\n')}
+}
+
+/** What a head's weights do: the share of its attention on each pattern, over the rows the
+ *  pattern covers (1 is a perfect head; 0 where no row has the pattern). */
+export interface HeadScores {
+${schema.head_patterns.map((p) => `  ${p}: number;`).join('\n')}
 }
 
 ${trace('SelfTrace', schema.self)}

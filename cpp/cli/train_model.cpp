@@ -137,9 +137,9 @@ int main(int argc, char** argv) {
   const auto probe = probe_head_scores(model);
   for (std::size_t l = 0; l < probe.size(); ++l) {
     for (std::size_t h = 0; h < probe[l].size(); ++h) {
-      const HeadScores& p = probe[l][h];
-      heads.push_back({{"layer", l}, {"head", h}, {"previous_token", p.previous_token}, {"duplicate_token", p.duplicate_token},
-                       {"induction", p.induction}, {"first_token", p.first_token}, {"current_token", p.current_token}});
+      nlohmann::json head = {{"layer", l}, {"head", h}};
+      for (const HeadPattern& p : head_patterns()) head[p.name] = probe[l][h].*(p.score);
+      heads.push_back(std::move(head));
     }
   }
   model.card = {{"architecture", architecture(settings.shape)},

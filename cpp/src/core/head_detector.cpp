@@ -4,6 +4,15 @@
 
 namespace attention {
 
+const std::vector<HeadPattern>& head_patterns() {
+  static const std::vector<HeadPattern> patterns = {{"previous_token", &HeadScores::previous_token},
+                                                    {"duplicate_token", &HeadScores::duplicate_token},
+                                                    {"induction", &HeadScores::induction},
+                                                    {"first_token", &HeadScores::first_token},
+                                                    {"current_token", &HeadScores::current_token}};
+  return patterns;
+}
+
 namespace {
 
 // The attention on a pattern over the rows it covers, divided by those rows' attention.

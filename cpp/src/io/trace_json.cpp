@@ -69,8 +69,9 @@ class Numbers {
 json head_scores_json(const std::vector<HeadScores>& scores) {
   json out = json::array();
   for (const HeadScores& h : scores) {
-    out.push_back({{"previous_token", h.previous_token}, {"duplicate_token", h.duplicate_token}, {"induction", h.induction},
-                   {"first_token", h.first_token}, {"current_token", h.current_token}});
+    json head = json::object();
+    for (const HeadPattern& p : head_patterns()) head[p.name] = h.*(p.score);
+    out.push_back(std::move(head));
   }
   return out;
 }
@@ -259,7 +260,9 @@ json trace_schema_json() {
     }
     return out;
   };
-  return {{"self", rows(self_trace_schema())}, {"encoder_decoder", rows(encoder_decoder_trace_schema())}};
+  json patterns = json::array();
+  for (const HeadPattern& p : head_patterns()) patterns.push_back(p.name);
+  return {{"self", rows(self_trace_schema())}, {"encoder_decoder", rows(encoder_decoder_trace_schema())}, {"head_patterns", patterns}};
 }
 
 json parameters_text(const std::string& text) {

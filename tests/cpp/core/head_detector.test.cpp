@@ -1,6 +1,11 @@
 // The head detector's scores on heads built to do one thing, and on one that does nothing.
 #include "attention/core/head_detector.hpp"
 
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
 #include "support.hpp"
 #include "tolerance.hpp"
 
@@ -47,4 +52,15 @@ TEST_CASE("a uniform head scores the share its pattern covers; a pattern no row 
   CHECK(s.induction == 0.0);
   // every row has its diagonal: 1 + 1/2 + 1/3 + 1/4 of 4
   CHECK(s.current_token == Approx((1 + 1.0 / 2 + 1.0 / 3 + 1.0 / 4) / 4).epsilon(tol::reordered));
+}
+
+TEST_CASE("every pattern is named once, and every score of a head is one of them", "[head_detector]") {
+  std::set<std::string> names;
+  std::vector<double attention::HeadScores::*> scores;  // (pointers to members compare only by ==)
+  for (const auto& p : attention::head_patterns()) {
+    CHECK(names.insert(p.name).second);
+    CHECK(std::find(scores.begin(), scores.end(), p.score) == scores.end());
+    scores.push_back(p.score);
+  }
+  CHECK(sizeof(attention::HeadScores) == scores.size() * sizeof(double));  // a field with no name would be left out of the trace
 }

@@ -175,3 +175,10 @@ test('opening the trained model keeps the longest start of the sentence it reads
   assert.equal(readableStart(emoji, () => null), '\u{1F600}'.repeat(CONTEXT / 4));
   assert.equal(readableStart('é'.repeat(200), () => null), 'é'.repeat(CONTEXT / 2));
 });
+
+test('a head\'s patterns are the core\'s, in its order, each with a name and a sentence', async () => {
+  const { readFileSync } = await import('node:fs');
+  const schema = JSON.parse(readFileSync(new URL('../../../web/src/core/trace-schema.json', import.meta.url)));
+  assert.deepEqual(mm.PATTERNS, schema.head_patterns);
+  for (const p of mm.PATTERNS) assert.ok(mm.PATTERN_NAMES[p] && mm.PATTERN_HELP[p], p);
+});

@@ -4,8 +4,8 @@ export type Matrix = number[][];
 export type Init = 'uniform' | 'normal' | `int:${number}`;
 
 // The spec and the traces are typed from the core's own tables at build time (tables.d.ts).
-import type { EncoderDecoderTrace, SelfTrace, Spec } from './tables.js';
-export type { EncoderDecoderTrace, SelfTrace, Spec };
+import type { EncoderDecoderTrace, HeadScores, SelfTrace, Spec } from './tables.js';
+export type { EncoderDecoderTrace, HeadScores, SelfTrace, Spec };
 
 /** A bad spec: `field` names the key at fault ("" for the whole input). */
 export interface SpecError { error: { field: string; message: string } }
@@ -22,9 +22,6 @@ export type TraceSpec = Required<Omit<Spec, 'model' | 'sentence' | 'scale' | 'X'
 export interface DecodeStep { t: number; k_cache: Matrix; v_cache: Matrix; scores: Matrix; weights: Matrix; output: number[] }
 /** Multiply-adds of decoding, with and without the cache: in all, and after each step. */
 export interface DecodeCost { with_cache: number; without_cache: number; with_so_far: number[]; without_so_far: number[] }
-/** What a head's weights do: the share of its attention on each pattern, over the rows the
- *  pattern covers (1 is a perfect head; 0 where no row has the pattern). */
-export interface HeadScores { previous_token: number; duplicate_token: number; induction: number; first_token: number; current_token: number }
 /** A layer's weights and decoder cache per token with this many key/value heads. */
 export interface KvCost { kv_heads: number; parameters: number; cache_per_token: number }
 /** One block of keys of the online softmax: m is null where a row has seen no visible key yet;
@@ -149,7 +146,7 @@ export interface AttentionCore {
   parameters(spec: Spec | string): Parameters | SpecError;
   /** The spec's keys, kinds, defaults and help. */
   settings(): Setting[];
-  schema(): { self: TraceEntry[]; encoder_decoder: TraceEntry[] };
+  schema(): { self: TraceEntry[]; encoder_decoder: TraceEntry[]; head_patterns: string[] };
   /** Mean entropy of attention rows against d_k, unscaled and scaled (random unit-variance q, k). */
   entropy(request: { spec: Spec; widths: number[] }): EntropyCurve | SpecError;
   /** For leak checks: allocator bytes in use and live embind handles. */

@@ -136,12 +136,14 @@ export function keepWeights(previous: ModelTrace | null, next: ModelTrace, keep:
 
 // ---------------------------------------------------------------- what a head does
 
-export const PATTERNS = ['previous_token', 'duplicate_token', 'induction', 'first_token', 'current_token'] as const;
-export type Pattern = typeof PATTERNS[number];
+/** A pattern of the core's head detector: HeadScores is written from its list at build time, so
+ *  a name for each, below, is checked against it by the type checker. */
+export type Pattern = keyof HeadScores;
 export const PATTERN_NAMES: Record<Pattern, string> = {
   previous_token: 'previous-token', duplicate_token: 'duplicate-token', induction: 'induction', first_token: 'first-token',
   current_token: 'current-token',
 };
+export const PATTERNS = Object.keys(PATTERN_NAMES) as Pattern[];
 /** What each pattern means, in a sentence. */
 export const PATTERN_HELP: Record<Pattern, string> = {
   previous_token: 'looks at the token just before',

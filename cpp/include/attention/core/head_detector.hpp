@@ -20,6 +20,14 @@ struct HeadScores {
   double previous_token = 0, duplicate_token = 0, induction = 0, first_token = 0, current_token = 0;
 };
 
+// Each pattern's name (in the trace, the model's card and the page's HeadScores type, which the
+// build writes from this list) and its score, in this order.
+struct HeadPattern {
+  const char* name;
+  double HeadScores::*score;
+};
+const std::vector<HeadPattern>& head_patterns();
+
 // weights: one head's (n, n), rows the queries; tokens: the n tokens.
 HeadScores head_scores(const Matrix& weights, const std::vector<std::string>& tokens);
 
