@@ -217,11 +217,9 @@ int main(int argc, char** argv) {
   if (!spec) return fail(spec.error().line());
   std::optional<attention::LanguageModel> model;
   std::vector<std::vector<attention::HeadScores>> probe;
-  if (spec.value().model == attention::ModelKind::tiny_lm) {
-    model = attention::built_in_model();
-    probe = attention::probe_head_scores(*model);
-  }
+  if (spec.value().model == attention::ModelKind::tiny_lm) model = attention::built_in_model();
   if (cmd == "numpy") return emit(attention::numpy_program(spec.value(), model ? &*model : nullptr));
+  if (model) probe = attention::probe_head_scores(*model);  // (the trace shows them; the program does not)
   auto trace = attention::run_trace(spec.value(), nullptr, {model ? &*model : nullptr, &probe});
   if (!trace) return fail(trace.error().line());
   return emit(trace.value().dump() + "\n");

@@ -60,8 +60,9 @@ export function readableStart(text: string, count: (start: string) => number | n
     return n !== null && n <= CONTEXT;
   };
   if (fits(chars.length)) return text;
+  const utf8 = new TextEncoder();
   let lo = 0, bytes = 0;  // lo: a start that fits
-  while (lo < chars.length && (bytes += new TextEncoder().encode(chars[lo]).length) <= CONTEXT) lo++;
+  while (lo < chars.length && (bytes += utf8.encode(chars[lo]).length) <= CONTEXT) lo++;
   let hi = chars.length;  // a start that does not
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
