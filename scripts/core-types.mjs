@@ -2,9 +2,10 @@
 // build through the same load() the page uses:
 //   web/src/core/trace-schema.json  the trace's schema: a row per entry (its shape, when it is
 //                                   there, its kind, the step it is shown under, its colour group)
-//   web/src/core/tables.d.ts        the Spec type from the settings table, the Trace types from
-//                                   the schema and HeadScores from its head patterns, so a new
-//                                   key, entry or pattern is typed with no code
+//   web/src/core/tables.d.ts        the Spec type from the settings table, the Trace types
+//                                   (the trained model's too) from the schema and HeadScores from
+//                                   its head patterns, so a new key, entry or pattern is typed
+//                                   with no code
 // Both are build output (gitignored): the core's tables are their one source.
 import { writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { importTSTree } from '../tests/e2e/typescript.mjs';
@@ -31,26 +32,31 @@ function specType(row) {
   }
 }
 
-// Entries whose value is a structure of its own, typed beside the contract (attention.d.ts).
-const STRUCTURES = { decode: 'DecodeStep[]', decode_cost: 'DecodeCost', online: 'OnlineBlock[][]', kv_costs: 'KvCost[]', head_scores: 'HeadScores[]', spec: 'TraceSpec' };
+// Entries whose value is a structure of its own, typed beside the contract (attention.d.ts), by
+// name or, for every trace, by kind; a detector's scores nest as its shape does.
+const STRUCTURES = { decode: 'DecodeStep[]', decode_cost: 'DecodeCost', online: 'OnlineBlock[][]', kv_costs: 'KvCost[]', spec: 'TraceSpec' };
+const KINDS = { layers: 'ModelLayer[]' };
 
 /** An entry's value as TypeScript: from its kind, and for numbers from how many terms its shape has. */
-function entryType(e) {
-  if (STRUCTURES[e.name]) return STRUCTURES[e.name];
+function entryType(e, structures = STRUCTURES) {
+  if (structures[e.name]) return structures[e.name];
+  if (KINDS[e.kind]) return KINDS[e.kind];
+  const terms = e.shape === '' ? 0 : e.shape.split(' x ').length;
+  if (e.kind === 'detector') return `HeadScores${'[]'.repeat(terms)}`;
   if (e.kind === 'text') return 'string[]';
   if (e.kind === 'index') return 'number[]';
-  const terms = e.shape === '' ? 0 : e.shape.split(' x ').length;
   return ['number', 'number[]', 'Matrix', 'Matrix[]'][terms];
 }
 
-const trace = (name, rows) => `/** ${name === 'SelfTrace' ? 'Self- and cross-attention' : 'Encoder-decoder attention'}: an entry per row of the core's schema. */
+const ABOUT = { SelfTrace: 'Self- and cross-attention', EncoderDecoderTrace: 'Encoder-decoder attention', ModelTrace: 'The trained model (`model: "tiny-lm"`)' };
+const trace = (name, rows, structures) => `/** ${ABOUT[name]}: an entry per row of the core's schema. */
 export interface ${name} {
-${rows.map((e) => `  /** ${e.label}${e.shape ? ` (${e.shape})` : ''}${e.when ? `; with ${e.when}` : ''} */\n  ${e.name}${e.when ? '?' : ''}: ${entryType(e)};`).join('\n')}
+${rows.map((e) => `  /** ${e.label}${e.shape ? ` (${e.shape})` : ''}${e.when ? `; with ${e.when}` : ''} */\n  ${e.name}${e.when ? '?' : ''}: ${entryType(e, structures)};`).join('\n')}
 }`;
 
 const types = `// Written by scripts/core-types.mjs from the core's tables: edit those, not this.
 // By the package's own name: './attention.js' would resolve to the core's source (attention.ts).
-import type { DecodeCost, DecodeStep, KvCost, Matrix, OnlineBlock, TraceSpec } from 'attention-playground';
+import type { DecodeCost, DecodeStep, KvCost, Matrix, ModelLayer, ModelTraceSpec, OnlineBlock, TraceSpec } from 'attention-playground';
 
 /** The spec: a key per row of the core's settings table. */
 export interface Spec {
@@ -66,6 +72,8 @@ ${schema.head_patterns.map((p) => `  ${p}: number;`).join('\n')}
 ${trace('SelfTrace', schema.self)}
 
 ${trace('EncoderDecoderTrace', schema.encoder_decoder)}
+
+${trace('ModelTrace', schema.model, { ...STRUCTURES, spec: 'ModelTraceSpec' })}
 `;
 
 /** Rewritten only when it changed, so a rebuild leaves the file (and vite's cache) alone. */
@@ -73,6 +81,9 @@ function write(path, text) {
   const out = new URL(path, import.meta.url);
   if (!existsSync(out) || readFileSync(out, 'utf8') !== text) writeFileSync(out, text);
 }
-write('../web/src/core/trace-schema.json', `${JSON.stringify(schema, null, 1)}\n`);
+// The page reads the schemas of the traces its views draw; the trained model's is typed, not read
+// (its rows would be bytes of every first screen's code for nothing).
+const { model: _typedOnly, ...read } = schema;
+write('../web/src/core/trace-schema.json', `${JSON.stringify(read, null, 1)}\n`);
 write('../web/src/core/tables.d.ts', types);
-console.log(`web/src/core/trace-schema.json, tables.d.ts: ${schema.self.length} + ${schema.encoder_decoder.length} trace entries, ${settings.length} settings`);
+console.log(`web/src/core/trace-schema.json, tables.d.ts: ${schema.self.length} + ${schema.encoder_decoder.length} + ${schema.model.length} trace entries, ${settings.length} settings`);

@@ -10,6 +10,7 @@
 #include "attention/core/online_softmax.hpp"
 
 #include <cstring>
+#include <map>
 #include <type_traits>
 #include <variant>
 
@@ -172,29 +173,46 @@ json walk(const std::vector<TraceEntry<Trace>>& schema, const Trace* trace, cons
 
 }  // namespace
 
+const std::vector<TraceInfo>& model_trace_schema() {
+  static const std::vector<TraceInfo> rows = {
+      {"tokens", "n", "", "text", "", "the word pieces the model reads, in order", "", "", ""},
+      {"vocab", "vocab", "", "text", "", "every word piece, in id order: log_probs' columns", "", "", ""},
+      {"layers", "layers", "", "layers", "", "each layer's attention as a self-attention trace, X the residual stream into it", "", "", ""},
+      {"log_probs", "n x vocab", "", "signed", "", "the natural log of the next-token distribution after each position", "tokens", "", ""},
+      {"head_scores", "layers x heads", "", "detector", "", "what each head does on this text", "", "", ""},
+      {"probe_head_scores", "layers x heads", "", "detector", "",
+       "what each head does on 50 random word pieces repeated twice: what it does in general (empty where not computed)", "", "", ""},
+      {"spec", "", "", "spec", "", "the model and its tokens", "", "", ""},
+      {"warnings", "", "", "text", "", "what the learner should know about these numbers", "", "", ""},
+  };
+  return rows;
+}
+
 namespace {
 // The trained model's trace: its tokens and vocabulary, every layer as a self-attention trace
 // (the residual stream in as X), the next-token log-probabilities and each head's scores, on
-// this input and (when given) on the probe of random tokens repeated twice.
+// this input and (when given) on the probe of random tokens repeated twice; written by its
+// schema, entry by entry.
 Result<json> run_model_trace(const Spec& s, const Numbers& out, const TrainedModel& trained) {
   const LanguageModel* model = trained.model;
   if (!model) return error_at("model", "the trained model's weights are not loaded");
   ATTENTION_TRY(t, run_model(*model, piece_ids(model->pieces, s.tokens)));
-  json j = {{"tokens", t.tokens}, {"vocab", model->pieces.names}, {"layers", json::array()}, {"head_scores", json::array()},
-            {"probe_head_scores", json::array()}};
+  json layers = json::array(), scores = json::array(), probe = json::array();
   for (std::size_t l = 0; l < t.layers.size(); ++l) {
     const auto& layer = t.layers[l];
     json shown = walk(self_trace_schema(), &layer, layer.parameters, out);
     shown["spec"] = to_json(t.specs[l]);  // the layer's attention as a self-attention spec (its matrices aside)
-    j["layers"].push_back(std::move(shown));
-    j["head_scores"].push_back(head_scores_json(layer.head_scores));
+    layers.push_back(std::move(shown));
+    scores.push_back(head_scores_json(layer.head_scores));
   }
   if (trained.probe) {
-    for (const auto& layer : *trained.probe) j["probe_head_scores"].push_back(head_scores_json(layer));
+    for (const auto& layer : *trained.probe) probe.push_back(head_scores_json(layer));
   }
-  j["log_probs"] = out.matrix(t.log_probs);
-  j["spec"] = to_json(s);
-  j["warnings"] = json::array();
+  std::map<std::string, json> value = {
+      {"tokens", t.tokens}, {"vocab", model->pieces.names}, {"layers", std::move(layers)}, {"log_probs", out.matrix(t.log_probs)},
+      {"head_scores", std::move(scores)}, {"probe_head_scores", std::move(probe)}, {"spec", to_json(s)}, {"warnings", json::array()}};
+  json j = json::object();
+  for (const TraceInfo& e : model_trace_schema()) j[e.name] = std::move(value[e.name]);
   return j;
 }
 #ifdef ATTENTION_FIRST_HEATMAP
@@ -262,7 +280,8 @@ json trace_schema_json() {
   };
   json patterns = json::array();
   for (const HeadPattern& p : head_patterns()) patterns.push_back(p.name);
-  return {{"self", rows(self_trace_schema())}, {"encoder_decoder", rows(encoder_decoder_trace_schema())}, {"head_patterns", patterns}};
+  return {{"self", rows(self_trace_schema())}, {"encoder_decoder", rows(encoder_decoder_trace_schema())}, {"model", rows(model_trace_schema())},
+          {"head_patterns", patterns}};
 }
 
 json parameters_text(const std::string& text) {

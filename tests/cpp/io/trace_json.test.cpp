@@ -1,7 +1,8 @@
 // The trace contract's parameters entry: the drawn matrices of a spec, named as in its trace,
 // with nothing run; and the trace written by walking its schema: every entry is there exactly
 // when its `when` says, in the shape its `shape` says, and nothing the schema does not name;
-// every `when` (QK-norm's included) is met by one case and not by another.
+// every `when` (QK-norm's included) is met by one case and not by another; the trained model's
+// trace is its own schema's entries.
 #include "attention/io/trace_json.hpp"
 
 #include <map>
@@ -10,6 +11,10 @@
 
 #include "attention/core/attention.hpp"
 #include "attention/core/encoder_decoder.hpp"
+#include "attention/model/language_model.hpp"
+#include "attention/model/lm_training.hpp"
+
+#include "built_in_model.hpp"
 
 #include "support.hpp"
 
@@ -180,4 +185,33 @@ TEST_CASE("the schema as JSON names every entry once, with a step the page knows
       for (const char* k : {"shape", "when", "kind", "step", "label", "rows", "group", "role"}) CHECK(row.contains(k));
     }
   }
+}
+
+TEST_CASE("the trained model's trace is its schema's entries, in the shapes they say", "[trace][schema][model]") {
+  const attention::LanguageModel model = attention::built_in_model();
+  const auto probe = attention::probe_head_scores(model);
+  const auto spec = attention::parse_spec(json{{"model", "tiny-lm"}, {"sentence", "The cat sat. The cat sat."}});
+  REQUIRE(spec.ok());
+  for (const bool probed : {true, false}) {
+    const json trace = attention::run_trace(spec.value(), nullptr, {&model, probed ? &probe : nullptr}).value();
+    std::set<std::string> named;
+    for (const attention::TraceInfo& e : attention::model_trace_schema()) {
+      INFO("entry " << e.name);
+      named.insert(e.name);
+      CHECK(trace.contains(e.name));
+    }
+    for (const auto& [key, value] : trace.items()) {
+      INFO("trace key " << key);
+      CHECK(named.count(key) == 1);
+    }
+    const long n = static_cast<long>(trace["tokens"].size()), layers = model.shape.layers, heads = model.shape.heads;
+    CHECK(shape_of(trace["log_probs"]) == std::vector<long>{n, static_cast<long>(trace["vocab"].size())});
+    CHECK(static_cast<long>(trace["layers"].size()) == layers);
+    CHECK(shape_of(trace["head_scores"]) == std::vector<long>{layers, heads});
+    // the probe's scores where the caller computed them; none where not (a first screen's module)
+    CHECK(shape_of(trace["probe_head_scores"]) == (probed ? std::vector<long>{layers, heads} : std::vector<long>{0}));
+  }
+  const json schema = attention::trace_schema_json();
+  REQUIRE(schema.contains("model"));
+  CHECK(schema["model"].size() == attention::model_trace_schema().size());
 }

@@ -4,8 +4,8 @@ export type Matrix = number[][];
 export type Init = 'uniform' | 'normal' | `int:${number}`;
 
 // The spec and the traces are typed from the core's own tables at build time (tables.d.ts).
-import type { EncoderDecoderTrace, HeadScores, SelfTrace, Spec } from './tables.js';
-export type { EncoderDecoderTrace, HeadScores, SelfTrace, Spec };
+import type { EncoderDecoderTrace, HeadScores, ModelTrace, SelfTrace, Spec } from './tables.js';
+export type { EncoderDecoderTrace, HeadScores, ModelTrace, SelfTrace, Spec };
 
 /** A bad spec: `field` names the key at fault ("" for the whole input). */
 export interface SpecError { error: { field: string; message: string } }
@@ -48,21 +48,8 @@ export interface ModelCard {
  *  into it, and the spec of that attention (causal, the model's sizes; its matrices aside). */
 export type ModelLayer = Omit<SelfTrace, 'warnings'>;
 
-/** The trace of `model: "tiny-lm"`. */
-export interface ModelTrace {
-  tokens: string[];
-  /** Every token as a string, in id order (log_probs' columns). */
-  vocab: string[];
-  layers: ModelLayer[];
-  /** n x vocab: the natural log of the next-token distribution after each position. */
-  log_probs: Matrix;
-  /** Per layer, per head, on this input. */
-  head_scores: HeadScores[][];
-  /** Per layer, per head, on 50 random printable word pieces repeated twice: what each head does in general. */
-  probe_head_scores: HeadScores[][];
-  spec: { model: 'tiny-lm'; tokens: string[] };
-  warnings: string[];
-}
+/** The spec a trained model's trace echoes: the model and the word pieces it read. */
+export interface ModelTraceSpec { model: 'tiny-lm'; tokens: string[] }
 
 export type Trace = SelfTrace | EncoderDecoderTrace | ModelTrace;
 

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attention/core/attention.hpp"
 #include "attention/core/error.hpp"
 #include "attention/core/head_detector.hpp"
 #include "attention/io/error_json.hpp"
@@ -45,9 +46,14 @@ nlohmann::json parameters_json(const Spec& spec);
 // The drawing is bounded: a spec drawing more than limits::max_trace_cells numbers is refused.
 nlohmann::json parameters_text(const std::string& spec_text);
 
-// The trace's schemas, {"self": [...], "encoder_decoder": [...]}, a row {name, shape, when, kind,
-// step, label, rows, group, role} per entry: what the page's Trace type and views are written
-// from at build time.
+// The trained model's trace (`model: "tiny-lm"`), an entry per row: what run_trace writes for it,
+// in its order, and what the page's ModelTrace type is written from. Shapes name the model's
+// sizes: n tokens, layers, heads, vocab word pieces.
+const std::vector<TraceInfo>& model_trace_schema();
+
+// The trace's schemas, {"self": [...], "encoder_decoder": [...], "model": [...]}, a row {name,
+// shape, when, kind, step, label, rows, group, role} per entry, and the head detector's
+// patterns: what the page's Trace types and views are written from at build time.
 nlohmann::json trace_schema_json();
 
 nlohmann::json matrix_json(const Matrix& m);   // [[...], ...]

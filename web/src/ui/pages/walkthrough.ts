@@ -134,8 +134,9 @@ function derived(t: Json): Derived {
   if (!d) {
     const factor = t.scale / t.spec.temperature;
     const n = (t.tokens as string[]).length, m = ((t.source_tokens ?? t.tokens) as string[]).length;
-    // With ALiBi's bias or a softcap the scores are no multiple of q·k: they are not divided back.
-    const raw = factor !== 0 && Number.isFinite(factor) && t.spec.mode !== 'encoder_decoder' && !t.bias && !t.spec.softcap
+    // Where the scores are no multiple of q·k (ALiBi's bias, a softcap), the core keeps raw_scores
+    // itself: they are not divided back.
+    const raw = factor !== 0 && Number.isFinite(factor) && t.spec.mode !== 'encoder_decoder' && !t.raw_scores
       ? (t.scores as Matrix[]).map((m) => dividedLazily(m, factor)) : null;
     const ones = new Array(m).fill(1);  // one row, shown n times: nothing reads it to write
     d = { raw, factor, visible: t.mask ? [] : Array.from({ length: n }, () => ones) };
