@@ -31,9 +31,12 @@ const ENTRIES: Record<Mode, TraceEntry[]> = SCHEMAS;
 /** What an entry shown only with some setting is (a step's text speaks of the entries always
  *  there): said under its matrix. */
 export const captionOf = (mode: Mode, name: string): string => {
-  const e = ENTRIES[mode].find((x) => x.name === name);
+  const e = rowOf(mode, name);
   return e?.when ? e.label : '';
 };
+
+/** An entry's row of a trace's schema; undefined for a name the schema does not hold. */
+export const rowOf = (mode: Mode, name: string): TraceEntry | undefined => ENTRIES[mode].find((x) => x.name === name);
 
 /** The entries a walkthrough step shows, in the schema's order. */
 export const shownIn = (mode: Mode, step: string): string[] => ENTRIES[mode].filter((e) => e.step === step).map((e) => e.name);

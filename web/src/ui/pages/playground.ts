@@ -6,14 +6,15 @@
 // the same views as a self-attention trace, and its own views add what the heads do and what
 // the model expects next.
 // Its parts, each given the element: where its settings come from and go (element-address.ts),
-// the trained model's loading and runs (trained-model.ts), the controls (setting-controls.ts),
-// the tokens (token-strip.ts), the walkthrough (walkthrough.ts), the model's panels
-// (model-panels.ts), and what it hands out (handouts.ts). The members they read are not private.
+// its two cores (core-loader.ts), the trained model's loading and runs (trained-model.ts), the
+// controls (setting-controls.ts), the tokens (token-strip.ts), the walkthrough (walkthrough.ts),
+// the model's panels (model-panels.ts), and what it hands out (handouts.ts). The members they
+// read are not private.
 import { LitElement, html, nothing } from 'lit';
-import { load, type AttentionCore, type ModelCard, type ModelTrace, type Spec, type Trace } from '../../core/attention.js';
+import type { AttentionCore, ModelCard, ModelTrace, Spec, Trace } from '../../core/attention.js';
 import { keepUnchanged } from '../../core/unchanged.js';
 import { large, traceOf } from '../../core/background.js';
-import { WHOLE_CORE, loadFirst } from '../../core/first-core.js';
+import { WHOLE_CORE } from '../../core/first-core.js';
 import type { PackedCalls } from '../../core/wrap.js';
 import { PLAYGROUND_STYLES } from './playground-styles.js';
 import { NARROW } from './phone-width.js';
@@ -28,7 +29,6 @@ import '../shared/deferred-block.js';
 import { litCells, type Block } from '../views/lit-cells.js';
 import { TOKEN_ROWS, isSelf } from '../../state/trace-schema.js';
 import { specEntries } from '../../state/from-spec.js';
-import { loadLaterViews } from './later-views.js';
 import { MODEL, WEIGHTS_SIZE, isModelState, isModelTrace, keepWeights, layerTrace, repeatRefusal, repeated, modelSpec, readableStart } from '../../state/model-mode.js';
 import { followRows, traceKeeping, without, type OwnMatrix, type Outcome, type Refusal } from '../../state/session.js';
 import { Handouts } from './handouts.js';
@@ -38,7 +38,7 @@ import { modelPanels } from './model-panels.js';
 import { sourceStrip, tokenStrip } from './token-strip.js';
 import { VIEWED, adopt, fitView, hashOf, scope, readAttributeView, readAttributes, readHash, readOwnHash, writeHash } from './element-address.js';
 import { computeModel, openOnInduction } from './trained-model.js';
-import { idle } from '../shared/idle.js';
+import { loadCores } from './core-loader.js';
 
 type Json = Record<string, any>;
 type Matrix = number[][];
@@ -120,8 +120,8 @@ export class AttentionPlayground extends LitElement {
   errorShown = false;  // set while rendering, when the error found a place beside its control or matrix
   computed = 0;  // the latest compute() call: older answers are dropped
   core: AttentionCore | null = null;
-  private first: PackedCalls | null = null;  // the first heatmap's core, until the whole core is in
-  private firstDrew = -1;  // the compute() whose trace the first heatmap's core drew
+  first: PackedCalls | null = null;  // the first heatmap's core, until the whole core is in
+  firstDrew = -1;  // the compute() whose trace the first heatmap's core drew
   useHash = false;
   hashTimer: ReturnType<typeof setTimeout> | undefined;
   private pending = false;
@@ -166,36 +166,7 @@ export class AttentionPlayground extends LitElement {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => this.requestUpdate(), { once: true });
     window.addEventListener('hashchange', this.onHashChange);
     this.resizer?.observe(this);
-    const whole = () => {
-      void loadLaterViews().then(() => this.requestUpdate());  // beside the whole core: the views the first heatmap did not need
-      return load().then((core) => {
-        const drawn = this.first !== null && this.firstDrew === this.computed && !this.busy;
-        this.core = core;
-        this.first = null;
-        this.ready = true;
-        // The first module's trace of the spec on screen is the whole core's to the bit: computed
-        // again, a matrix refused on the way (no longer in the spec) would lose its message.
-        if (!drawn) return this.compute();
-        if (this.selected) this.derive(this.selected);  // a cell clicked while the core was on its way
-        this.requestUpdate();
-      }, (e) => { this.loadError = `The attention core could not be loaded: ${e?.message ?? e}`; });
-    };
-    // Where the page compiles the first heatmap's module, it draws the first heatmap, and the
-    // whole core is fetched once that is on screen and the page idle, not beside it: on a slow
-    // connection the two would share it, and compiling the whole core held up the heatmaps'
-    // own drawing, a frame after the element's, by a tenth of a second.
-    const first = loadFirst();
-    if (!first) return void whole();
-    first.then(async (calls) => {
-      if (calls && !this.core) {
-        this.first = calls;
-        this.ready = true;
-        this.compute();
-        await this.updateComplete;
-        await new Promise<void>((done) => idle(done));
-      }
-      whole();
-    });
+    loadCores(this);
   }
 
   disconnectedCallback() {
@@ -338,7 +309,7 @@ export class AttentionPlayground extends LitElement {
   /** The derivation of a clicked cell. In model mode the spec is the picked layer's own (its
    *  input and learned weights: state/model-mode.ts), which takes the core a tenth of a second
    *  to read: after a change of text, it waits until typing pauses (`later`). */
-  private derive(sel: { key: string; head: number; row: number; col: number }) {
+  derive(sel: { key: string; head: number; row: number; col: number }) {
     if (!this.core) return;
     if (this.model) {
       if (sel.row >= this.model.tokens.length || sel.col >= this.model.tokens.length && sel.key !== 'output') {

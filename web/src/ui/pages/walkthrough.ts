@@ -9,7 +9,7 @@ import { diverging, extent, full, short, type Scale } from '../shared/colour.js'
 import { scaleOf } from '../shared/ranges.js';
 import { nearUniform } from '../shared/uniform.js';
 import { OWN_ROWS, embeddingNote } from '../shared/embed-note.js';
-import { captionOf } from '../../state/trace-schema.js';
+import { captionOf, rowOf, type Mode } from '../../state/trace-schema.js';
 import type { DrawHeatmap } from '../views/draw.js';
 import { modern } from './later-views.js';
 import { WORDS } from './playground-words.js';
@@ -63,10 +63,27 @@ function perHead(el: AttentionPlayground, key: string, stack: Matrix[], opts: { 
   return stack.map((m, h) => heatmap(el, key, m, { ...opts, head: h, label: stack.length > 1 ? `${name} · head ${h}` : name }));
 }
 
-/** A weight matrix, its rows numbered. */
-function weightMatrix(el: AttentionPlayground, key: string) {
-  const m = el.shownTrace![key] as Matrix | undefined;
-  return m ? heatmap(el, key, m, { rows: Array.from({ length: m.length }, (_, i) => String(i)) }) : nothing;  // not m.map: it would build every row
+// A vector of encoder-decoder attention is one row, named for what it is: the decoder state h
+// (and its scores and weights over the annotations), the context c, the output y.
+const ONE_ROW: Record<string, string> = { decoder_state: 'h', scores: 'h', weights: 'h', context: 'c', output: 'y' };
+
+/** An entry drawn as its row of the schema says: a stack of heads (its shape begins with
+ *  heads) one heatmap per head; over the keys (its last term is m) with the source's tokens as
+ *  columns and the mask hatched; its rows the tokens, the source's, or numbered (a weight
+ *  matrix); a vector as one row. Nothing where the trace does not hold it. */
+function byRow(el: AttentionPlayground, mode: Mode, key: string, t: Json): unknown {
+  const row = rowOf(mode, key);
+  if (!row || !Object.hasOwn(t, key)) return nothing;
+  const terms = row.shape ? row.shape.split(' x ') : [];
+  const tokens = t.tokens as string[], sources = (t.source_tokens ?? tokens) as string[];
+  const overKeys = terms[terms.length - 1] === 'm';
+  const opts = { caption: captionOf(mode, key), cols: overKeys ? sources : undefined, masked: overKeys && mode === 'self' ? t.mask : undefined };
+  if (terms.length === 3 && terms[0] === 'heads') return perHead(el, key, t[key], opts);
+  const m = (terms.length === 1 ? [t[key]] : t[key]) as Matrix;
+  const rows = terms.length === 1 ? [ONE_ROW[key] ?? key]
+    : row.rows === 'tokens' ? tokens : row.rows === 'source' ? sources
+    : Array.from({ length: m.length }, (_, i) => String(i));  // not m.map: it would build every row
+  return heatmap(el, key, m, { ...opts, rows });
 }
 
 /** The views of current models' attention: RoPE, ALiBi, grouped-query and cross-attention
@@ -81,8 +98,6 @@ function modernView(el: AttentionPlayground, key: string, t: Json): unknown {
     case 'alibi_slopes': return t.alibi_slopes && views ? views.alibiSlopes(t, draw) : nothing;
     case 'bias': return t.bias && views ? views.alibiBias(t, draw) : nothing;
     case 'kv_group': return t.kv_group && t.spec.kv_heads < t.spec.heads && views ? html`${views.gqaDiagram(t)}${views.gqaCosts(t)}` : nothing;
-    case 'X_source': return sources ? heatmap(el, 'X_source', t.X_source, { rows: sources }) : nothing;
-    case 'K': case 'V': return sources ? heatmap(el, key, t[key], { rows: sources }) : undefined;
     case 'arcs': return sources ? html`<div class="matrix"><div class="arcs-title">arcs: the sentence over the source (hover a token)</div>
       <ap-cross-arcs .tokens=${t.tokens} .sources=${sources} .weights=${t.weights}></ap-cross-arcs></div>` : undefined;
     default: return undefined;
@@ -96,10 +111,8 @@ function showSelf(el: AttentionPlayground, key: string): unknown {
   if (mine !== undefined) return mine;
   const keys = (t.source_tokens ?? tokens) as string[];  // the columns: the source's tokens in cross mode
   switch (key) {
-    case 'scores': return perHead(el, 'scores', t.scores, { cols: keys, masked: t.mask });
     case 'raw_scores': return rawScores(el);
-    case 'weights': return html`${randomNote(el)}${uniformHint(el, t)}${perHead(el, 'weights', t.weights, { cols: keys, masked: t.mask })}`;
-    case 'heads': return perHead(el, 'heads', t.heads);
+    case 'weights': return html`${randomNote(el)}${uniformHint(el, t)}${byRow(el, 'self', key, t)}`;
     case 'decode': return html`<ap-decode-stepper .trace=${t} .start=${el.stepAt}></ap-decode-stepper>`;
     case 'online': return html`<ap-online-stepper .trace=${t} .start=${el.blockAt}></ap-online-stepper>`;
     case 'mask': return t.mask ? heatmap(el, 'mask', t.mask, { cols: tokens, caption: '1 = visible, 0 = masked' })
@@ -107,23 +120,12 @@ function showSelf(el: AttentionPlayground, key: string): unknown {
     case 'arcs': return html`<div class="matrix"><div class="arcs-title">${el.model ? `arcs of head ${el.focusHead}, layer ${el.layer} (hover a token)` : 'arcs (hover a token)'}</div>
       ${randomNote(el)}<ap-arcs .tokens=${tokens} .weights=${t.weights} .head=${el.model ? Math.min(el.focusHead, t.weights.length - 1) : -1}></ap-arcs>
       ${el.handouts.exportMenu((f, e) => el.handouts.exportArcs(f, e), ['png', 'svg'])}</div>`;
-    case 'W_q': case 'W_k': case 'W_v': case 'W_o': case 'W_a': case 'W_1': case 'W_2': return weightMatrix(el, key);
-    default: return Object.hasOwn(t, key) ? heatmap(el, key, t[key], { caption: captionOf('self', key) }) : nothing;
+    default: return byRow(el, 'self', key, t);
   }
 }
 
 function showEncoderDecoder(el: AttentionPlayground, key: string): unknown {
-  const t = el.shownTrace!;
-  const tokens = t.tokens as string[];
-  switch (key) {
-    case 'decoder_state': return heatmap(el, 'decoder_state', [t.decoder_state], { rows: ['h'] });
-    case 'scores': return heatmap(el, 'scores', [t.scores], { rows: ['h'], cols: tokens });
-    case 'weights': return heatmap(el, 'weights', [t.weights], { rows: ['h'], cols: tokens });
-    case 'context': return heatmap(el, 'context', [t.context], { rows: ['c'] });
-    case 'output': return heatmap(el, 'output', [t.output], { rows: ['y'] });
-    case 'W_c': case 'W_a': case 'W_1': case 'W_2': return weightMatrix(el, key);
-    default: return Object.hasOwn(t, key) ? heatmap(el, key, t[key]) : nothing;
-  }
+  return byRow(el, 'encoder_decoder', key, el.shownTrace!);
 }
 
 /** Matrices the steps show that the trace does not hold, made once per trace: the scores
