@@ -12,17 +12,27 @@ const transpile = (source) =>
 const dataURL = (js) => `data:text/javascript;base64,${Buffer.from(js).toString('base64')}`;
 
 /** The module at `url` (a .ts file, or .json) as a data: URL with its relative imports inlined. */
-function inlined(url) {
-  if (url.pathname.endsWith('.json')) return dataURL(`export default ${readFileSync(url, 'utf8')};`);
+const inlined = (url) => dataURL(inlinedJS(url));
+
+/** The module at `url` as JavaScript whose relative imports are data: URLs. */
+function inlinedJS(url) {
+  if (url.pathname.endsWith('.json')) return `export default ${readFileSync(url, 'utf8')};`;
   const js = transpile(readFileSync(url, 'utf8')).replaceAll('import.meta.url', JSON.stringify(url.href));
-  return dataURL(js.replace(/(from\s+|import\s*\(\s*|import\s+)(['"])(\.{1,2}\/[^'"]+)\2/g, (_, lead, quote, spec) => {
+  return js.replace(/(from\s+|import\s*\(\s*|import\s+)(['"])(\.{1,2}\/[^'"]+)\2/g, (_, lead, quote, spec) => {
     let target = new URL(spec, url);
     const source = new URL(target.href.replace(/\.js$/, '.ts'));
     if (existsSync(source)) target = source;
     return `${lead}${quote}${inlined(target)}${quote}`;
-  }));
+  });
 }
 
 export async function importTSTree(path) {
   return import(inlined(new URL(`../../${path}`, import.meta.url)));
+}
+
+let copies = 0;
+/** A new instance of the module at `path`, not the one an earlier import made: for a test of
+ *  what the module reads as it loads (whether Intl.Segmenter is there, say). */
+export async function importTSFresh(path) {
+  return import(dataURL(`${inlinedJS(new URL(`../../${path}`, import.meta.url))}\n// copy ${++copies}`));
 }

@@ -2,8 +2,8 @@
 // learner reads in a cell, a legend, a derivation or an export, and the colour behind it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { importTSTree } from './typescript.mjs';
-import * as tol from '../tolerance.mjs';
+import { importTSTree } from '../../../e2e/typescript.mjs';
+import * as tol from '../../../tolerance.mjs';
 
 const { short, full, tick, diverging, extent, colourOf, divergingColour, ink, viridis, SEQUENTIAL, step } = await importTSTree('web/src/ui/shared/colour.ts');
 
