@@ -1,8 +1,8 @@
 // Share, Embed, Copy as NumPy and the exports of one playground element: what it hands out of the
 // numbers on screen (a link, a snippet, a program, a file), each written by its language's one
 // escaping function (ui/shared/share.ts, ui/shared/export.ts), and what was done said beside the
-// buttons. The element keeps the state; this reads it.
-import { html, nothing, type ReactiveController } from 'lit';
+// buttons. It keeps what it last handed out and said; the settings it reads are the element's.
+import { html, nothing } from 'lit';
 import { load } from '../../core/attention.js';
 import { SETTINGS, attributeOf } from '../../state/settings.js';
 import { VIEW_ATTRIBUTES, VIEW_DEFAULTS } from '../../state/view-state.js';
@@ -24,17 +24,13 @@ const COPIED = ['view', 'controls', 'compact', 'toolbar', 'presets', 'theme', ..
 
 type Said = Pick<Handouts, 'shareText' | 'numpyText' | 'toolNote' | 'offerSpec'>;
 
-export class Handouts implements ReactiveController {
+export class Handouts {
   shareText = '';
   numpyText = '';
   toolNote = '';      // what Share, Embed or Copy as NumPy did, said beside them (not over the page's note)
   offerSpec = false;  // the link is too long to open: the spec is offered as a file
 
-  constructor(private host: AttentionPlayground) {
-    host.addController(this);
-  }
-
-  hostConnected() {}
+  constructor(private host: AttentionPlayground) {}
 
   /** Changes what is said and redraws the element. */
   say(said: Partial<Said>) {
@@ -61,7 +57,7 @@ export class Handouts implements ReactiveController {
   /** The link of the state on screen, on `share-url` when the embedder gave one (http(s) or
    *  relative only). Parsed as a URL, so what it holds is percent-encoded: a link is text a
    *  reader may paste anywhere. */
-  link(): string {
+  private link(): string {
     const shareURL = urlAttribute(this.host, 'share-url');
     if (!this.host.useHash && !shareURL.url) {
       // No hosted playground named: a link to this page, under this element's name, which it
