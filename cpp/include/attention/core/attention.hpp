@@ -76,7 +76,8 @@ struct TraceInfo {
   const char* shape;  // in the spec's terms: "n x d_model", "heads x n x m"; one term: a vector
   const char* when;   // "" always; else the spec that puts it in the trace: "positional=rope",
                       // "mode=cross positional=sinusoidal" (all of), "positional=alibi|softcap" (any of)
-  const char* kind;   // signed, weights (0 to 1), mask (0/1), count, index, text, steps
+  const char* kind;   // signed, weights (0 to 1), mask (0/1), count, index, text, steps, spec, detector
+                      // (a head's pattern scores), layers (the trained model's, each a self trace)
   const char* step;   // the walkthrough step that shows it ("" none)
   const char* label;  // what it is, in a line
   const char* rows;   // what its rows are: "tokens", "source" ("" none)
