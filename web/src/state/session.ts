@@ -27,21 +27,33 @@ export type Run = (spec: Spec, then: (result: Json | null) => void) => void;
 export const without = (overrides: Partial<Spec>, refused: string[]) =>
   Object.fromEntries(Object.entries(overrides).filter(([k]) => !refused.includes(k))) as Partial<Spec>;
 
+/** The one way a refusal is met: `specOf(left)` is run without the keys `left` out; while the
+ *  core refuses one of `keys` not yet left out, that one is left out too (its message kept) and
+ *  the spec run again. `done` gets the last answer, unless `run` dropped it. */
+function runLeavingOut(run: Run, keys: string[], specOf: (left: string[]) => Spec, done: (o: Outcome & { said: Record<string, string> }) => void) {
+  let refusal: Refusal | null = null;
+  const said: Record<string, string> = {};
+  const attempt = (refused: string[]) => {
+    const spec = specOf(refused);
+    run(spec, (result) => {
+      if (result === null) return;
+      const field = result.error?.field;
+      if (field && keys.includes(field) && !refused.includes(field)) {
+        refusal ??= result.error;
+        said[field] = result.error.message;
+        return attempt([...refused, field]);
+      }
+      done({ spec, result, refusal, refused, said });
+    });
+  };
+  attempt([]);
+}
+
 /** Random weights: the spec of `state` and the learner's `overrides`. A matrix the core refuses
  *  (the wrong shape, say) is replaced by the seed's and the spec run again, as often as the core
  *  refuses another; `done` gets the last answer, unless `run` dropped it. */
 export function traceKeeping(run: Run, state: State, overrides: Partial<Spec>, done: (o: Outcome) => void) {
-  let refusal: Refusal | null = null;
-  const attempt = (spec: Spec, refused: string[]) => run(spec, (result) => {
-    if (result === null) return;
-    const field = result.error?.field;
-    if (field && Object.hasOwn(overrides, field) && !refused.includes(field)) {
-      refusal ??= result.error;
-      return attempt(toSpec(state, without(overrides, [...refused, field])), [...refused, field]);
-    }
-    done({ spec, result, refusal, refused });
-  });
-  attempt(toSpec(state, overrides), []);
+  runLeavingOut(run, Object.keys(overrides), (left) => toSpec(state, without(overrides, left)), done);
 }
 
 /** The trained model: `wanted` (the model and the sentence) with the `extras` a link set besides
@@ -49,16 +61,12 @@ export function traceKeeping(run: Run, state: State, overrides: Partial<Spec>, d
  *  rest sent again, so the model runs without what it cannot take, and each refusal is kept for
  *  its control. */
 export function traceWithExtras(trace: (spec: Spec) => Json, wanted: Spec, sent: Json, extras: string[]) {
-  let keys = extras.filter((k) => Object.hasOwn(sent, k)), refusal: Refusal | null = null;
-  const refusals: Record<string, string> = {};
-  for (;;) {
-    const result = trace({ ...wanted, ...Object.fromEntries(keys.map((k) => [k, sent[k]])) } as Spec);
-    const field = result.error?.field;
-    if (!field || !keys.includes(field)) return { result, refusal, refusals };
-    refusal ??= result.error;
-    refusals[field] = result.error.message;
-    keys = keys.filter((k) => k !== field);
-  }
+  const keys = extras.filter((k) => Object.hasOwn(sent, k));
+  let out!: { result: Json; refusal: Refusal | null; refusals: Record<string, string> };
+  runLeavingOut((spec, then) => then(trace(spec)), keys,
+    (left) => ({ ...wanted, ...Object.fromEntries(keys.filter((k) => !left.includes(k)).map((k) => [k, sent[k]])) } as Spec),
+    ({ result, refusal, said }) => { out = { result, refusal, refusals: said }; });
+  return out;  // (the run above answers at once)
 }
 
 /** The learner's matrix whose rows are the tokens (X, or the annotations), the rows they gave and
