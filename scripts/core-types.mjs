@@ -63,6 +63,9 @@ export interface Spec {
 ${settings.map((row) => `  /** ${row.help.replace(/\*\//g, '* /')} */\n  ${row.key}?: ${specType(row)};`).join('\n')}
 }
 
+/** The keys of the spec that hold a matrix (a vector: one row). */
+export type MatrixKey = ${settings.filter((row) => row.kind === 'matrix' || row.kind === 'vector').map((row) => JSON.stringify(row.key)).join(' | ')};
+
 /** What a head's weights do: the share of its attention on each pattern, over the rows the
  *  pattern covers (1 is a perfect head; 0 where no row has the pattern). */
 export interface HeadScores {

@@ -168,3 +168,35 @@ test('in encoder-decoder mode the annotations follow the sentence the same way',
   assert.equal(await page.locator('[role="alert"]').count(), 0);
   await done(page);
 });
+
+test('a teacher types the bilinear W_a of general scoring, and the shared link reopens it', async () => {
+  const page = await env.page();
+  await page.goto(`${env.base}#sentence=the%20cat%20sat&score=general&d_model=4&d_k=2&heads=1`);
+  await ready(page);
+  const map = page.locator('ap-heatmap[key="W_a"]');
+  await (await drawn(map)).scrollIntoViewIfNeeded();
+  // The identity: general scoring with W_a = I is the plain dot product.
+  const identity = [[1, 0], [0, 1]];
+  await map.locator('td[data-row="0"][data-col="0"]').click();
+  for (const [i, row] of identity.entries()) {
+    for (const [j, v] of row.entries()) {
+      await page.keyboard.type(String(v));
+      await page.keyboard.press(j < row.length - 1 ? 'Tab' : 'Enter');
+    }
+    if (i === 0) await map.locator('td[data-row="1"][data-col="0"]').click();
+  }
+  await page.waitForFunction(() => JSON.stringify(document.querySelector('attention-playground').spec.W_a) === '[[1,0],[0,1]]');
+  const spec = await specOf(page);
+  const plain = core.run({ ...spec, W_a: undefined, score: 'dot' });
+  const typed = core.run(spec);
+  assert.deepEqual(await cells(page, 'W_a'), identity);
+  for (const [i, row] of typed.scores[0].entries()) row.forEach((x, j) => assert.equal(x, plain.scores[0][i][j]));
+
+  await page.click('button[data-action="share"]');
+  const link = await page.locator('attention-playground').evaluate((el) => el.shadowRoot.querySelector('textarea.share').value);
+  const again = await env.page();
+  await again.goto(link);
+  await ready(again);
+  assert.deepEqual((await specOf(again)).W_a, identity);
+  assert.deepEqual(await cells(again, 'W_a'), identity);
+});

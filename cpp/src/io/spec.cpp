@@ -265,6 +265,18 @@ SpecField init() {
           [](const Spec& s) -> json { return init_name(s.*at); }};
 }
 
+// A matrix the spec gives (a "vector" row: one row); not given, the seed draws it. Its shape is
+// checked once the sizes are known.
+template <std::optional<Matrix> Spec::*at>
+SpecField matrix() {
+  return {[](const json& v, const Setting& row, Spec& s) -> std::optional<Error> {
+    auto m = get_matrix(v.at(row.key), row.key, std::string_view(row.kind) == "vector");
+    if (!m) return m.error();
+    s.*at = std::move(m).value();
+    return std::nullopt;
+  }};
+}
+
 // none, causal, window:D, causal_window:D, or a matrix of 0/1 (its shape is checked once the
 // tokens are known).
 SpecField mask_field() {
@@ -381,19 +393,19 @@ const std::vector<Setting>& settings() {
        "Decode with a KV cache", flag<&Spec::decode, false>()},
       {"online_block", "integer", "", "Also run FlashAttention's online softmax over blocks of this many keys.", {}, 1, max_tokens, "self,cross",
        "Online softmax block", whole<&Spec::online_block, false>()},
-      {"X", "matrix", "", "Embeddings, one row per token (n x d_model).", {}, 0, 0, "self,cross"},
-      {"W_q", "matrix", "", "Query weights (d_model x heads*d_k).", {}, 0, 0, "self,cross"},
-      {"W_k", "matrix", "", "Key weights (d_model x kv_heads*d_k).", {}, 0, 0, "self,cross"},
-      {"W_v", "matrix", "", "Value weights (d_model x kv_heads*d_v).", {}, 0, 0, "self,cross"},
-      {"W_o", "matrix", "", "Output weights after concatenating the heads (heads*d_v x d_model).", {}, 0, 0, "self,cross"},
-      {"W_a", "matrix", "", "Bilinear weights of general scoring (d_k x d_k)."},
-      {"W_1", "matrix", "", "Query weights of additive scoring (d_k x d_a)."},
-      {"W_2", "matrix", "", "Key weights of additive scoring (d_k x d_a)."},
-      {"v_a", "vector", "", "Output vector of additive scoring (d_a)."},
-      {"decoder_state", "vector", "", "encoder_decoder: the decoder's hidden state (d).", {}, 0, 0, "encoder_decoder"},
-      {"annotations", "matrix", "", "encoder_decoder: the encoder's hidden states, one row each (m x d).", {}, 0, 0, "encoder_decoder"},
-      {"W_c", "matrix", "", "encoder_decoder: output layer weights, tanh([context, h] W_c) (2d x d).", {}, 0, 0, "encoder_decoder"},
-      {"X_source", "matrix", "", "cross: the source's embeddings, one row per source token (m x d_model).", {}, 0, 0, "cross"},
+      {"X", "matrix", "", "Embeddings, one row per token (n x d_model).", {}, 0, 0, "self,cross", "", matrix<&Spec::X>()},
+      {"W_q", "matrix", "", "Query weights (d_model x heads*d_k).", {}, 0, 0, "self,cross", "", matrix<&Spec::W_q>()},
+      {"W_k", "matrix", "", "Key weights (d_model x kv_heads*d_k).", {}, 0, 0, "self,cross", "", matrix<&Spec::W_k>()},
+      {"W_v", "matrix", "", "Value weights (d_model x kv_heads*d_v).", {}, 0, 0, "self,cross", "", matrix<&Spec::W_v>()},
+      {"W_o", "matrix", "", "Output weights after concatenating the heads (heads*d_v x d_model).", {}, 0, 0, "self,cross", "", matrix<&Spec::W_o>()},
+      {"W_a", "matrix", "", "Bilinear weights of general scoring (d_k x d_k).", {}, 0, 0, "", "", matrix<&Spec::W_a>()},
+      {"W_1", "matrix", "", "Query weights of additive scoring (d_k x d_a).", {}, 0, 0, "", "", matrix<&Spec::W_1>()},
+      {"W_2", "matrix", "", "Key weights of additive scoring (d_k x d_a).", {}, 0, 0, "", "", matrix<&Spec::W_2>()},
+      {"v_a", "vector", "", "Output vector of additive scoring (d_a).", {}, 0, 0, "", "", matrix<&Spec::v_a>()},
+      {"decoder_state", "vector", "", "encoder_decoder: the decoder's hidden state (d).", {}, 0, 0, "encoder_decoder", "", matrix<&Spec::decoder_state>()},
+      {"annotations", "matrix", "", "encoder_decoder: the encoder's hidden states, one row each (m x d).", {}, 0, 0, "encoder_decoder", "", matrix<&Spec::annotations>()},
+      {"W_c", "matrix", "", "encoder_decoder: output layer weights, tanh([context, h] W_c) (2d x d).", {}, 0, 0, "encoder_decoder", "", matrix<&Spec::W_c>()},
+      {"X_source", "matrix", "", "cross: the source's embeddings, one row per source token (m x d_model).", {}, 0, 0, "cross", "", matrix<&Spec::X_source>()},
   };
   return table;
 }
@@ -533,20 +545,7 @@ Result<Spec> parse(const json& j, bool bounded) {
   const bool ed = s.mode == Mode::encoder_decoder;
   const bool cross = s.mode == Mode::cross;
 
-  // Explicit matrices: they decide default sizes.
-  struct MatrixKey { const char* key; std::optional<Matrix> Spec::*field; bool vector; };
-  const MatrixKey matrix_keys[] = {
-      {"X", &Spec::X, false},         {"W_q", &Spec::W_q, false}, {"W_k", &Spec::W_k, false},
-      {"W_v", &Spec::W_v, false},     {"W_o", &Spec::W_o, false}, {"W_a", &Spec::W_a, false},
-      {"W_1", &Spec::W_1, false},     {"W_2", &Spec::W_2, false}, {"v_a", &Spec::v_a, true},
-      {"W_c", &Spec::W_c, false},     {"decoder_state", &Spec::decoder_state, true},
-      {"annotations", &Spec::annotations, false}, {"X_source", &Spec::X_source, false},
-  };
-  for (const auto& mk : matrix_keys) {
-    if (!has(mk.key)) continue;
-    ATTENTION_TRY(m, get_matrix(j.at(mk.key), mk.key, mk.vector));
-    s.*(mk.field) = std::move(m);
-  }
+  // The matrices given (read by the table's loop) decide the default sizes.
   const std::optional<Matrix>& inputs = ed ? s.annotations : s.X;
   const char* inputs_key = ed ? "annotations" : "X";
 

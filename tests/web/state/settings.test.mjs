@@ -21,6 +21,18 @@ test('every labelled row of the core\'s table is a control, a hash key and an at
   assert.equal(s.attributeOf('d_model'), 'd-model');
 });
 
+test('the matrices a link or an attribute may give are the core table\'s matrix and vector rows', () => {
+  const rows = s.CORE_SETTINGS.filter((c) => c.kind === 'matrix' || c.kind === 'vector').map((c) => c.key);
+  assert.deepEqual([...s.MATRIX_KEYS], rows);
+  for (const key of ['X', 'W_q', 'W_a', 'v_a', 'decoder_state', 'X_source']) assert.ok(s.MATRIX_KEYS.includes(key), key);
+  // A vector row is read flat, a matrix row by rows.
+  const read = s.readEntries([['W_a', '[[1,2],[3,4]]', 'W_a'], ['v_a', '[5,6]', 'v_a'], ['W_1', '[1,2]', 'W_1']]);
+  assert.deepEqual(read.overrides.W_a, [[1, 2], [3, 4]]);
+  assert.deepEqual(read.overrides.v_a, [5, 6]);
+  assert.equal(read.overrides.W_1, undefined);
+  assert.match(read.problems.join('\n'), /W_1/);
+});
+
 test('a value is read as its kind says, and refused otherwise', () => {
   const heads = def('heads');
   assert.equal(s.parseValue(heads, '4'), 4);

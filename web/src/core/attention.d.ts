@@ -4,8 +4,8 @@ export type Matrix = number[][];
 export type Init = 'uniform' | 'normal' | `int:${number}`;
 
 // The spec and the traces are typed from the core's own tables at build time (tables.d.ts).
-import type { EncoderDecoderTrace, HeadScores, ModelTrace, SelfTrace, Spec } from './tables.js';
-export type { EncoderDecoderTrace, HeadScores, ModelTrace, SelfTrace, Spec };
+import type { EncoderDecoderTrace, HeadScores, MatrixKey, ModelTrace, SelfTrace, Spec } from './tables.js';
+export type { EncoderDecoderTrace, HeadScores, MatrixKey, ModelTrace, SelfTrace, Spec };
 
 /** A bad spec: `field` names the key at fault ("" for the whole input). */
 export interface SpecError { error: { field: string; message: string } }
@@ -15,7 +15,7 @@ type OnlyWhenSet = 'rope_style' | 'rope_base' | 'softcap' | 'decode' | 'online_b
 
 /** The spec a self or encoder-decoder trace echoes: every default filled in (`model` is not
  *  echoed: such a trace is of random weights; the trained model's trace has its own spec). */
-export type TraceSpec = Required<Omit<Spec, 'model' | 'sentence' | 'scale' | 'X' | 'W_q' | 'W_k' | 'W_v' | 'W_o' | 'W_a' | 'W_1' | 'W_2' | 'v_a' | 'W_c' | 'decoder_state' | 'annotations' | 'd_a' | OnlyWhenSet>>
+export type TraceSpec = Required<Omit<Spec, 'model' | 'sentence' | 'scale' | MatrixKey | 'd_a' | OnlyWhenSet>>
   & Pick<Spec, OnlyWhenSet> & { scale?: number; d_a?: number };
 
 /** One position generated with the KV cache. */

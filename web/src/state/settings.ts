@@ -180,7 +180,11 @@ export function givenWidth(overrides: Partial<Spec>): number | undefined {
   return Array.isArray(inputs) && Array.isArray(inputs[0]) ? inputs[0].length : undefined;
 }
 
-export const MATRIX_KEYS = ['X', 'W_q', 'W_k', 'W_v', 'W_o', 'annotations', 'decoder_state', 'X_source'] as const;
+/** The matrices a spec may give (a vector is one row): the core table's rows of those kinds. */
+export const MATRIX_KEYS: readonly string[] = CORE_SETTINGS.filter((c) => c.kind === 'matrix' || c.kind === 'vector').map((c) => c.key);
+const VECTOR_KEYS = new Set(CORE_SETTINGS.filter((c) => c.kind === 'vector').map((c) => c.key));
+/** Whether a matrix key holds one row, given as a flat list (decoder_state, v_a). */
+export const isVector = (key: string) => VECTOR_KEYS.has(key);
 
 /** d_model -> d-model: the attribute of a setting or matrix key. */
 export const attributeOf = (key: string) => key.replace(/_/g, '-').toLowerCase();
@@ -208,8 +212,8 @@ export function readEntries(entries: Iterable<[string, string, string]>, start: 
       const v = parseValue(def, text);
       if (v === undefined) problems.push(`${name}="${text.slice(0, 40)}" is not valid`);
       else { state[key] = v; read.push(key); }
-    } else if (table.some((d) => d.spec) && (MATRIX_KEYS as readonly string[]).includes(key)) {
-      const matrix = readMatrix(name, text, key === 'decoder_state');
+    } else if (table.some((d) => d.spec) && MATRIX_KEYS.includes(key)) {
+      const matrix = readMatrix(name, text, isVector(key));
       if ('value' in matrix) { overrides[key] = matrix.value; read.push(key); }
       else problems.push(matrix.problem);
     } else {

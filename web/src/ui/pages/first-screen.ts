@@ -77,7 +77,7 @@ function reading(el: Element): Reading | null {
   const entries: Array<[string, string, string]> = [];
   for (const { name, value } of Array.from(el.attributes)) {
     const key = KEY_OF_ATTRIBUTE.get(name);
-    if (key && !(MATRIX_KEYS as readonly string[]).includes(key)) entries.push([key, value, name]);
+    if (key && !MATRIX_KEYS.includes(key)) entries.push([key, value, name]);
     else if (!HARMLESS.has(name) && !MODEL_ONLY.has(name)) return null;
   }
   const r = readEntries(entries);

@@ -19,7 +19,7 @@ import type { PackedCalls } from '../../core/wrap.js';
 import { PLAYGROUND_STYLES } from './playground-styles.js';
 import { NARROW } from './phone-width.js';
 import { MODERN_STYLES } from '../views/modern-styles.js';
-import { KEY_OF_ATTRIBUTE, MATRIX_KEYS, SETTINGS, defaults, parseValue, readEntries, startFrom, toHash, toSpec, type SettingDef, type State } from '../../state/settings.js';
+import { KEY_OF_ATTRIBUTE, MATRIX_KEYS, SETTINGS, defaults, isVector, parseValue, readEntries, startFrom, toHash, toSpec, type SettingDef, type State } from '../../state/settings.js';
 import type { Preset } from '../../state/presets.js';
 import { refusal } from '../shared/control.js';
 import { clip } from '../shared/clip.js';
@@ -471,7 +471,7 @@ export class AttentionPlayground extends LitElement {
   private onCellEdit(e: CustomEvent) {
     const { key, row, col, values } = e.detail as { key: string; row: number; col: number; values: Matrix };
     if (!this.shownTrace || !this.editable(key)) return;
-    const vector = key === 'decoder_state';
+    const vector = isVector(key);
     const current = (vector ? [this.shownTrace[key]] : this.shownTrace[key]) as Matrix;
     const next = current.map((r) => [...r]);
     // A pasted block: the heatmap already left out what falls outside the matrix.
