@@ -22,12 +22,12 @@ namespace {
 
 using nlohmann::json;
 
-std::string run(const std::string& spec) { return text(attention::run_trace_text(spec, nullptr, trained())); }
+std::string run(const std::string& spec) { return text(attention::run_trace_text(spec, nullptr, context())); }
 
 std::string numpy(const std::string& spec) {
   const auto s = attention::parse_spec_text(spec);
   if (!s) return text(error_of(s.error()));
-  return text(json{{"program", attention::numpy_program(s.value(), trained().model)}});
+  return text(json{{"program", attention::numpy_program(s.value(), context().model)}});
 }
 
 // {seed, dist, rows, cols} -> {"values": [[...]]}, or an error naming the field.
@@ -65,7 +65,7 @@ std::string random_matrix(const std::string& request) {
 // spec -> {"tokens", "X", "W_q", ...}: the drawn parameters alone, no attention run.
 std::string parameters(const std::string& spec) { return text(attention::parameters_text(spec)); }
 
-std::string derive(const std::string& request) { return text(attention::derive_text(request, trained().model)); }
+std::string derive(const std::string& request) { return text(attention::derive_text(request, context().model)); }
 
 std::string settings() { return text(table(attention::settings())); }
 

@@ -25,11 +25,14 @@ namespace {
 std::optional<attention::LanguageModel> model;
 std::vector<std::vector<attention::HeadScores>> probe;
 
-attention::TrainedModel trained() {
+// The random weights the last spec drew: while a learner types, every trace draws the same ones.
+attention::KeptDraw kept;
+
+attention::RunContext context() {
 #ifdef ATTENTION_FIRST_HEATMAP
-  return {model ? &*model : nullptr, nullptr};
+  return {model ? &*model : nullptr, nullptr, &kept};
 #else
-  return {model ? &*model : nullptr, model ? &probe : nullptr};
+  return {model ? &*model : nullptr, model ? &probe : nullptr, &kept};
 #endif
 }
 
@@ -45,7 +48,7 @@ std::size_t last_packed = 0;
 std::string run_packed(const std::string& spec) {
   packed.clear();
   packed.reserve(last_packed);
-  std::string skeleton = text(attention::run_trace_text(spec, &packed, trained()));
+  std::string skeleton = text(attention::run_trace_text(spec, &packed, context()));
   last_packed = packed.size();
   return skeleton;
 }

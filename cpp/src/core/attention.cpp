@@ -61,10 +61,10 @@ MatrixT<T> visibility(const Spec& s, long n, long m) {
 }
 
 template <class T>
-Result<SelfTrace<T>> run_self(const Spec& s) {
+Result<SelfTrace<T>> run_self(const Spec& s, KeptDraw* kept) {
   SelfTrace<T> t;
   t.tokens = s.tokens;
-  t.parameters = draw_parameters(s);
+  t.parameters = draw_parameters(s, kept);
   const Parameters& p = t.parameters;
   const bool cross = s.mode == Mode::cross;
   const long n = static_cast<long>(s.tokens.size()), h = s.heads, dk = s.d_k, dv = s.d_v;
@@ -157,8 +157,8 @@ Result<SelfTrace<T>> run_self(const Spec& s) {
   return t;
 }
 
-template Result<SelfTrace<double>> run_self(const Spec&);
-template Result<SelfTrace<float>> run_self(const Spec&);
+template Result<SelfTrace<double>> run_self(const Spec&, KeptDraw*);
+template Result<SelfTrace<float>> run_self(const Spec&, KeptDraw*);
 template MatrixT<double> visibility(const Spec&, long, long);
 template MatrixT<float> visibility(const Spec&, long, long);
 template MatrixT<double> layer_norm_rows(const MatrixT<double>&);

@@ -5,10 +5,10 @@
 namespace attention {
 
 template <class T>
-Result<EncoderDecoderTrace<T>> run_encoder_decoder(const Spec& s) {
+Result<EncoderDecoderTrace<T>> run_encoder_decoder(const Spec& s, KeptDraw* kept) {
   EncoderDecoderTrace<T> t;
   t.tokens = s.tokens;
-  t.parameters = draw_parameters(s);
+  t.parameters = draw_parameters(s, kept);
   const Parameters& p = t.parameters;
   const MatrixT<T> annotations = p.X.cast<T>();          // (m, d)
   const MatrixT<T> state = p.decoder_state->cast<T>();   // (1, d)
@@ -30,7 +30,7 @@ Result<EncoderDecoderTrace<T>> run_encoder_decoder(const Spec& s) {
   return t;
 }
 
-template Result<EncoderDecoderTrace<double>> run_encoder_decoder(const Spec&);
-template Result<EncoderDecoderTrace<float>> run_encoder_decoder(const Spec&);
+template Result<EncoderDecoderTrace<double>> run_encoder_decoder(const Spec&, KeptDraw*);
+template Result<EncoderDecoderTrace<float>> run_encoder_decoder(const Spec&, KeptDraw*);
 
 }  // namespace attention

@@ -67,29 +67,19 @@ Matrix draw_shape(NumpyRandom& rng, const Spec& s, const ParameterShape& m) {
   return draw(rng, m.embedding ? s.embedding_init : s.weight_init, m.rows, m.cols);
 }
 
-// The matrices drawn before the vocabulary's vectors (the weights) depend on the seed, the
-// inits and their shapes alone, never on the sentence: while a learner types they are the same
-// on every run. The last such draw is kept, with the stream just after it, and a run with the
-// same key starts from there; at d_model 512 drawing them was three quarters of a run. A draw
-// of more than kMaxKeptNumbers (8 MB) is not kept, so the heap stays small between runs.
-struct KeptDraw {
-  std::vector<std::uint64_t> key;  // seed, inits, then rows, cols, drawn, embedding per shape
-  std::vector<Matrix> drawn;       // the drawn shapes' matrices, in order
-  std::optional<NumpyRandom> after;
-};
+// A KeptDraw holds at most kMaxKeptNumbers (8 MB).
 constexpr long kMaxKeptNumbers = 1L << 20;
 
-std::vector<Matrix> draw_weights(const Spec& s, const std::vector<ParameterShape>& shapes, NumpyRandom& rng) {
+std::vector<Matrix> draw_weights(const Spec& s, const std::vector<ParameterShape>& shapes, NumpyRandom& rng, KeptDraw* kept) {
   std::vector<std::uint64_t> key = {s.seed, static_cast<std::uint64_t>(s.weight_init.kind), s.weight_init.high,
                                     static_cast<std::uint64_t>(s.embedding_init.kind), s.embedding_init.high};
   for (const auto& m : shapes) {
     if (m.after_embeddings) continue;
     key.insert(key.end(), {static_cast<std::uint64_t>(m.rows), static_cast<std::uint64_t>(m.cols), m.drawn, m.embedding});
   }
-  thread_local KeptDraw kept;
-  if (kept.after && kept.key == key) {
-    rng = *kept.after;
-    return kept.drawn;
+  if (kept && kept->after && kept->key == key) {
+    rng = *kept->after;
+    return kept->drawn;
   }
   std::vector<Matrix> drawn;
   long numbers = 0;
@@ -98,14 +88,13 @@ std::vector<Matrix> draw_weights(const Spec& s, const std::vector<ParameterShape
     drawn.push_back(draw_shape(rng, s, m));
     numbers += m.rows * m.cols;
   }
-  if (numbers <= kMaxKeptNumbers) kept = {std::move(key), drawn, rng};
-  else kept = {};
+  if (kept) *kept = numbers <= kMaxKeptNumbers ? KeptDraw{std::move(key), drawn, rng} : KeptDraw{};
   return drawn;
 }
 
 }  // namespace
 
-Parameters draw_parameters(const Spec& s) {
+Parameters draw_parameters(const Spec& s, KeptDraw* kept) {
   NumpyRandom rng(s.seed);
   Parameters p;
   std::vector<std::string> all = s.tokens;  // cross: one vocabulary over both sentences
@@ -117,7 +106,7 @@ Parameters draw_parameters(const Spec& s) {
   // A matrix is drawn whether or not the spec gives it, so one explicit matrix never shifts
   // the stream of the others.
   const std::vector<ParameterShape> shapes = parameter_shapes(s);
-  std::vector<Matrix> weights = draw_weights(s, shapes, rng);
+  std::vector<Matrix> weights = draw_weights(s, shapes, rng, kept);
   const auto place = [&](const ParameterShape& m, Matrix* drawn) {
     if (s.*(m.given)) p.*(m.kept) = s.*(m.given);
     else if (drawn) p.*(m.kept) = std::move(*drawn);

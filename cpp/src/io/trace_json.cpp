@@ -193,8 +193,8 @@ namespace {
 // (the residual stream in as X), the next-token log-probabilities and each head's scores, on
 // this input and (when given) on the probe of random tokens repeated twice; written by its
 // schema, entry by entry.
-Result<json> run_model_trace(const Spec& s, const Numbers& out, const TrainedModel& trained) {
-  const LanguageModel* model = trained.model;
+Result<json> run_model_trace(const Spec& s, const Numbers& out, const RunContext& with) {
+  const LanguageModel* model = with.model;
   if (!model) return error_at("model", "the trained model's weights are not loaded");
   ATTENTION_TRY(t, run_model(*model, piece_ids(model->pieces, s.tokens)));
   json layers = json::array(), scores = json::array(), probe = json::array();
@@ -205,8 +205,8 @@ Result<json> run_model_trace(const Spec& s, const Numbers& out, const TrainedMod
     layers.push_back(std::move(shown));
     scores.push_back(head_scores_json(layer.head_scores));
   }
-  if (trained.probe) {
-    for (const auto& layer : *trained.probe) probe.push_back(head_scores_json(layer));
+  if (with.probe) {
+    for (const auto& layer : *with.probe) probe.push_back(head_scores_json(layer));
   }
   std::map<std::string, json> value = {
       {"tokens", t.tokens}, {"vocab", model->pieces.names}, {"layers", std::move(layers)}, {"log_probs", out.matrix(t.log_probs)},
@@ -218,7 +218,7 @@ Result<json> run_model_trace(const Spec& s, const Numbers& out, const TrainedMod
 #ifdef ATTENTION_FIRST_HEATMAP
 // The trained model's traces, in a first heatmap's module that asks for them (as spec.cpp's
 // trained_specs: the other leaves the model's code out).
-Result<json> (*model_traces)(const Spec&, const Numbers&, const TrainedModel&) = nullptr;
+Result<json> (*model_traces)(const Spec&, const Numbers&, const RunContext&) = nullptr;
 }  // namespace
 
 void run_trained_traces() {
@@ -229,16 +229,16 @@ void run_trained_traces() {
 }  // namespace
 #endif
 
-Result<json> run_trace(const Spec& s, std::vector<double>* packed, const TrainedModel& trained) {
+Result<json> run_trace(const Spec& s, std::vector<double>* packed, const RunContext& with) {
   const Numbers out(packed);
   json j;
 #ifdef ATTENTION_FIRST_HEATMAP
-  if (s.model == ModelKind::tiny_lm && model_traces) return model_traces(s, out, trained);
+  if (s.model == ModelKind::tiny_lm && model_traces) return model_traces(s, out, with);
 #else
-  if (s.model == ModelKind::tiny_lm) return run_model_trace(s, out, trained);
+  if (s.model == ModelKind::tiny_lm) return run_model_trace(s, out, with);
 #endif
   if (s.mode != Mode::encoder_decoder) {
-    auto t = run_self<double>(s);
+    auto t = run_self<double>(s, with.kept);
     if (!t) return t.error();
     j = walk(self_trace_schema(), &t.value(), t.value().parameters, out);
     if (s.mode == Mode::cross) j["source_tokens"] = s.source_tokens;
@@ -248,7 +248,7 @@ Result<json> run_trace(const Spec& s, std::vector<double>* packed, const Trained
     }
   } else {
 #ifndef ATTENTION_FIRST_HEATMAP
-    auto t = run_encoder_decoder<double>(s);
+    auto t = run_encoder_decoder<double>(s, with.kept);
     if (!t) return t.error();
     j = walk(encoder_decoder_trace_schema(), &t.value(), t.value().parameters, out);
 #endif
@@ -297,9 +297,9 @@ json parameters_text(const std::string& text) {
   return parameters_json(spec.value());
 }
 
-json run_trace_text(const std::string& text, std::vector<double>* packed, const TrainedModel& trained) {
+json run_trace_text(const std::string& text, std::vector<double>* packed, const RunContext& with) {
   auto spec = parse_spec_text(text);
-  Result<json> trace = spec ? run_trace(spec.value(), packed, trained) : Result<json>(spec.error());
+  Result<json> trace = spec ? run_trace(spec.value(), packed, with) : Result<json>(spec.error());
   if (!trace) return error_json(trace.error());
   return std::move(trace).value();
 }

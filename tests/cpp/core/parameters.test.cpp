@@ -30,9 +30,10 @@ attention::Spec spec_of(const std::string& sentence, std::uint32_t seed = 5) {
 // The weights of the last run are kept for the next one with the same seed and shapes; the
 // stream after them must be where a fresh draw leaves it, whatever ran in between.
 TEST_CASE("weights kept between runs are the ones a fresh stream draws", "[parameters]") {
+  attention::KeptDraw kept;
   for (const char* sentence : {"a b", "a b", "a b c", "x", "x y z w"}) {
     const auto spec = spec_of(sentence);
-    const attention::Parameters p = attention::draw_parameters(spec);
+    const attention::Parameters p = attention::draw_parameters(spec, &kept);
     const Expected e(static_cast<long>(p.vocabulary.size()));
     INFO(sentence);
     CHECK(*p.W_q == e.W_q);
@@ -41,17 +42,23 @@ TEST_CASE("weights kept between runs are the ones a fresh stream draws", "[param
     CHECK(*p.W_o == e.W_o);
     CHECK(p.X.row(0) == e.words.row(0));
     CHECK(p.X.bottomRows(1) == e.words.bottomRows(1));
-    attention::draw_parameters(spec_of(sentence, 6));  // another seed in between
+    REQUIRE(kept.after);
+    CHECK(kept.drawn.front() == e.W_q);  // what the next run with this key starts from
+    attention::draw_parameters(spec_of(sentence, 6), &kept);  // another seed in between
+    CHECK(kept.drawn.front() != e.W_q);
   }
 }
 
 TEST_CASE("a given weight replaces its draw and shifts no other, kept or not", "[parameters]") {
   const Expected e(2);
-  attention::draw_parameters(spec_of("a b"));  // the same key is kept
+  attention::KeptDraw kept;
+  attention::draw_parameters(spec_of("a b"), &kept);  // the same key is kept
   attention::Spec spec = spec_of("a b");
   spec.W_q = Matrix::Constant(8, 8, 0.5);
-  const attention::Parameters p = attention::draw_parameters(spec);
-  CHECK(*p.W_q == *spec.W_q);
-  CHECK(*p.W_k == e.W_k);
-  CHECK(p.X == e.words);
+  for (attention::KeptDraw* with : {&kept, static_cast<attention::KeptDraw*>(nullptr)}) {
+    const attention::Parameters p = attention::draw_parameters(spec, with);
+    CHECK(*p.W_q == *spec.W_q);
+    CHECK(*p.W_k == e.W_k);
+    CHECK(p.X == e.words);
+  }
 }

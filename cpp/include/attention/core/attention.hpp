@@ -162,8 +162,9 @@ inline const std::vector<SelfEntry>& self_trace_schema() {
   return rows;
 }
 
+// `kept`: the caller's last draw, reused when this spec's weights are the same (parameters.hpp).
 template <class T>
-Result<SelfTrace<T>> run_self(const Spec& spec);
+Result<SelfTrace<T>> run_self(const Spec& spec, KeptDraw* kept = nullptr);
 
 // 1 where query i may see key j under the spec's mask, 0 where not; empty for no mask. (n, m)
 template <class T>

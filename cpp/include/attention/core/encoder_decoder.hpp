@@ -49,6 +49,6 @@ inline const std::vector<TraceEntry<EncoderDecoderTrace<double>>>& encoder_decod
 }
 
 template <class T>
-Result<EncoderDecoderTrace<T>> run_encoder_decoder(const Spec& spec);
+Result<EncoderDecoderTrace<T>> run_encoder_decoder(const Spec& spec, KeptDraw* kept = nullptr);
 
 }  // namespace attention

@@ -8,10 +8,12 @@
 // Weights use weight_init, embeddings/annotations/decoder_state use embedding_init. Seed 42
 // with int:3 weights therefore gives seed 004's W_Query, W_Key, W_Value.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "attention/core/rng.hpp"
 #include "attention/core/scalar.hpp"
 #include "attention/core/spec.hpp"
 
@@ -47,7 +49,19 @@ struct ParameterShape {
 std::vector<ParameterShape> parameter_shapes(const Spec& spec);
 
 std::vector<std::string> vocabulary(const std::vector<std::string>& tokens);
-Parameters draw_parameters(const Spec& spec);
+
+// The weights a caller's last spec drew (the matrices drawn before the vocabulary's vectors,
+// which depend on the seed, the inits and the shapes alone, never on the sentence), with the
+// stream just after them. A caller that runs spec after spec (the page's core while a learner
+// types) keeps one and lends it to each run: a run with the same key starts from there. At
+// d_model 512 drawing them was three quarters of a run. A draw of more than 8 MB is not kept,
+// so the heap stays small between runs.
+struct KeptDraw {
+  std::vector<std::uint64_t> key;  // seed, inits, then rows, cols, drawn, embedding per shape
+  std::vector<Matrix> drawn;       // the drawn shapes' matrices, in order
+  std::optional<NumpyRandom> after;
+};
+Parameters draw_parameters(const Spec& spec, KeptDraw* kept = nullptr);
 
 // How many numbers draw_parameters(spec) makes: every shape of the table, the vocabulary's
 // vectors and the rows of the inputs (and of the source). Counted before drawing.

@@ -17,17 +17,20 @@ namespace attention {
 
 struct LanguageModel;
 
-// The trained model a spec may name (`model: "tiny-lm"`), as its caller holds it: none until its
-// weights are read. `probe`: what each head does on the probe of random tokens repeated twice
-// (probe_head_scores, the model's, whatever the text), shown beside this text's; left out when none.
-struct TrainedModel {
+// What a caller that runs spec after spec (the page's core) holds between runs and lends to
+// each: the trained model a spec may name (`model: "tiny-lm"`), none until its weights are read;
+// `probe`, what each of its heads does on the probe of random tokens repeated twice
+// (probe_head_scores, the model's, whatever the text), shown beside this text's, left out when
+// none; `kept`, the random weights its last spec drew (parameters.hpp).
+struct RunContext {
   const LanguageModel* model = nullptr;
   const std::vector<std::vector<HeadScores>>* probe = nullptr;
+  KeptDraw* kept = nullptr;
 };
 
 // With `packed`, every matrix and vector of the trace is appended to it (row-major) and the
 // JSON holds {"@": offset, "shape": [rows, cols]} (or [n]) in its place.
-Result<nlohmann::json> run_trace(const Spec& spec, std::vector<double>* packed = nullptr, const TrainedModel& trained = {});
+Result<nlohmann::json> run_trace(const Spec& spec, std::vector<double>* packed = nullptr, const RunContext& with = {});
 
 #ifdef ATTENTION_FIRST_HEATMAP
 // Makes a first heatmap's module read and run the trained model (first_wasm.cpp built for posts
@@ -36,7 +39,7 @@ void run_trained_traces();
 #endif
 
 // Parses, validates and runs; the error JSON is {"error": {"field": ..., "message": ...}}.
-nlohmann::json run_trace_text(const std::string& spec_text, std::vector<double>* packed = nullptr, const TrainedModel& trained = {});
+nlohmann::json run_trace_text(const std::string& spec_text, std::vector<double>* packed = nullptr, const RunContext& with = {});
 
 // The spec's parameters as the trace names them, drawn and nothing run: {"tokens", "X" (or
 // "annotations" and "decoder_state"), ["source_tokens", "X_source"], "W_q", ...}.
