@@ -54,6 +54,14 @@ export interface ${name} {
 ${rows.map((e) => `  /** ${e.label}${e.shape ? ` (${e.shape})` : ''}${e.when ? `; with ${e.when}` : ''} */\n  ${e.name}${e.when ? '?' : ''}: ${entryType(e, structures)};`).join('\n')}
 }`;
 
+/** A field's type in derive()'s records as TypeScript ("integer" is a number). */
+const derivedType = (type) => type.split(' | ').map((t) => t.replace(/^integer/, 'number')).join(' | ');
+const derivedFields = (fields) => fields.length === 0 ? '{}' : `{ ${fields.map((f) => `${f.key}${f.optional ? '?' : ''}: ${derivedType(f.type)};`).join(' ')} }`;
+/** A record of derive()'s output as a TypeScript type: what it extends, its fields, one of its sets of fields besides. */
+const derived = (r) => `/** ${r.about} */
+export type ${r.name} = ${r.alias || [...r.extends, ...(r.fields.length ? [derivedFields(r.fields)] : []),
+  ...(r.one_of.length ? [`(${r.one_of.map(derivedFields).join(' | ')})`] : [])].join(' & ')};`;
+
 const types = `// Written by scripts/core-types.mjs from the core's tables: edit those, not this.
 // By the package's own name: './attention.js' would resolve to the core's source (attention.ts).
 import type { DecodeCost, DecodeStep, KvCost, Matrix, ModelLayer, ModelTraceSpec, OnlineBlock, TraceSpec } from 'attention-playground';
@@ -77,6 +85,9 @@ ${trace('SelfTrace', schema.self)}
 ${trace('EncoderDecoderTrace', schema.encoder_decoder)}
 
 ${trace('ModelTrace', schema.model, { ...STRUCTURES, spec: 'ModelTraceSpec' })}
+
+// What derive() writes (a clicked cell's derivation), record by record.
+${schema.derivation.map(derived).join('\n')}
 `;
 
 /** Rewritten only when it changed, so a rebuild leaves the file (and vite's cache) alone. */
@@ -84,9 +95,9 @@ function write(path, text) {
   const out = new URL(path, import.meta.url);
   if (!existsSync(out) || readFileSync(out, 'utf8') !== text) writeFileSync(out, text);
 }
-// The page reads the schemas of the traces its views draw; the trained model's is typed, not read
-// (its rows would be bytes of every first screen's code for nothing).
-const { model: _typedOnly, ...read } = schema;
+// The page reads the schemas of the traces its views draw; the trained model's and the
+// derivation's are typed, not read (their rows would be bytes of every first screen's code for nothing).
+const { model: _typedOnly, derivation: _typesOnly, ...read } = schema;
 write('../web/src/core/trace-schema.json', `${JSON.stringify(read, null, 1)}\n`);
 write('../web/src/core/tables.d.ts', types);
 console.log(`web/src/core/trace-schema.json, tables.d.ts: ${schema.self.length} + ${schema.encoder_decoder.length} + ${schema.model.length} trace entries, ${settings.length} settings`);

@@ -283,4 +283,40 @@ Result<json> derive(const Spec& s, const std::string& matrix, long head, long ro
   return d;
 }
 
+const std::vector<DerivedRecord>& derivation_schema() {
+  static const std::vector<DerivedRecord> records = {
+      {"ScoreTerm", "One term of a score, with what it adds (product): q·k's, q·(W_a k)'s or the additive score's.", {},
+       {{"product", "number"}},
+       {{{"q", "number"}, {"k", "number"}}, {{"q", "number"}, {"W_a_k", "number"}},
+        {{"q_W_1", "number"}, {"k_W_2", "number"}, {"tanh", "number"}, {"v_a", "number"}}}},
+      {"Score", "A score term by term: raw is their sum, value = raw × factor (scale ÷ temperature).", {},
+       {{"terms", "ScoreTerm[]"}, {"raw", "number"}, {"factor", "number"}, {"value", "number"}}},
+      {"Logit", "With ALiBi's bias or a softcap: value = softcap(raw × scale + bias) / temperature, each part said.", {"Score"},
+       {{"scale", "number"}, {"temperature", "number"}, {"bias", "number", true}},
+       {{}, {{"softcap", "number"}, {"before_cap", "number"}}}},
+      {"Stage", "The rows a score reads at one stage, named as the trace names them (Q, Q_norm, Q_rope, ...).", {},
+       {{"q_name", "string"}, {"k_name", "string"}, {"q", "number[]"}, {"k", "number[]"}}},
+      {"RopeTurn", "RoPE's turn of the query's and the key's rows, by their positions.", {},
+       {{"q", "number[]"}, {"k", "number[]"}, {"q_position", "integer"}, {"k_position", "integer"}}},
+      {"Weighing", "How a weight came from its row of scores: every key masked (all 0), hard attention's highest visible score, or the softmax's exp(score − max) over their sum.", {},
+       {{"row_scores", "number[]"}, {"visible", "boolean[]"}, {"value", "number"}},
+       {{{"empty_row", "true"}}, {{"max", "number"}, {"argmax", "integer"}}, {{"max", "number"}, {"exps", "number[]"}, {"sum", "number"}}}},
+      {"Cell", "The cell derived, numbered from 0 as the trace's arrays.", {},
+       {{"head", "integer"}, {"row", "integer"}, {"col", "integer"}, {"query_token", "string"}}},
+      {"Scored", "A score's derivation; encoder_decoder's has no key/value head and no stages.", {"Cell"},
+       {{"key_token", "string"}, {"score", "Score | Logit"}, {"kv_head", "integer", true}, {"stages", "Stage[]", true},
+        {"rope", "RopeTurn", true}}},
+      {"ScoresCell", "A clicked score.", {"Scored"}, {{"matrix", "\"scores\""}}},
+      {"WeightsCell", "A clicked weight: its score, then its row's softmax.", {"Scored"}, {{"matrix", "\"weights\""}, {"softmax", "Weighing"}}},
+      {"ConcatTerm", "A term of concat times a column of W_o.", {}, {{"concat", "number"}, {"W_o", "number"}, {"product", "number"}}},
+      {"ValueTerm", "A term of weights times a column of V (one head, no W_o).", {},
+       {{"token", "string"}, {"weight", "number"}, {"v", "number"}, {"product", "number"}}},
+      {"OutputCell", "A clicked output: concat times a column of W_o, or (one head, no W_o) weights times a column of V.", {"Cell"},
+       {{"matrix", "\"output\""}, {"value", "number"}},
+       {{{"via", "\"W_o\""}, {"terms", "ConcatTerm[]"}}, {{"via", "\"weights\""}, {"terms", "ValueTerm[]"}}}},
+      {"CellDerivation", "How one cell came to be, as derive() writes it.", {}, {}, {}, "ScoresCell | WeightsCell | OutputCell"},
+  };
+  return records;
+}
+
 }  // namespace attention

@@ -4,6 +4,7 @@
 
 #include "attention/core/attention.hpp"
 #include "attention/core/decode.hpp"
+#include "attention/core/derivation.hpp"
 #include "attention/core/encoder_decoder.hpp"
 #include "attention/io/json_read.hpp"
 #include "attention/core/limits.hpp"
@@ -280,8 +281,19 @@ json trace_schema_json() {
   };
   json patterns = json::array();
   for (const HeadPattern& p : head_patterns()) patterns.push_back(p.name);
+  const auto fields = [](const std::vector<DerivedField>& of) {
+    json out = json::array();
+    for (const DerivedField& f : of) out.push_back({{"key", f.key}, {"type", f.type}, {"optional", f.optional}});
+    return out;
+  };
+  json derivation = json::array();
+  for (const DerivedRecord& r : derivation_schema()) {
+    json one_of = json::array();
+    for (const auto& set : r.one_of) one_of.push_back(fields(set));
+    derivation.push_back({{"name", r.name}, {"about", r.about}, {"extends", r.extends}, {"fields", fields(r.fields)}, {"one_of", one_of}, {"alias", r.alias}});
+  }
   return {{"self", rows(self_trace_schema())}, {"encoder_decoder", rows(encoder_decoder_trace_schema())}, {"model", rows(model_trace_schema())},
-          {"head_patterns", patterns}};
+          {"head_patterns", patterns}, {"derivation", derivation}};
 }
 
 json parameters_text(const std::string& text) {

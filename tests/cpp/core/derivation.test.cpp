@@ -197,3 +197,127 @@ TEST_CASE("a derivation at 512 tokens works out the one cell, not the decode ste
   CHECK(d["softmax"]["value"].get<double>() == Approx(t.weights[0](511, 3)).epsilon(tol::reordered));
   CHECK(d["score"]["value"].get<double>() == Approx(t.scores[0](511, 3)).epsilon(tol::short_product));
 }
+
+namespace {
+
+// Whether `v` is of a type as derivation_schema() writes one ("number", "Stage[]", "A | B", ...),
+// and, when not, why (the path to the first value that is not).
+std::string mismatch(const json& v, const std::string& type, const std::string& at);
+
+const attention::DerivedRecord* record(const std::string& name) {
+  for (const auto& r : attention::derivation_schema()) {
+    if (name == r.name) return &r;
+  }
+  return nullptr;
+}
+
+// The sets of fields a record may have: its own and its parents', with one of each one_of.
+using Fields = std::vector<attention::DerivedField>;
+std::vector<Fields> shapes_of(const attention::DerivedRecord& r) {
+  std::vector<Fields> out = {r.fields};
+  const auto times = [&](const std::vector<Fields>& choices) {
+    std::vector<Fields> next;
+    for (const Fields& a : out) {
+      for (const Fields& b : choices) {
+        Fields both = a;
+        both.insert(both.end(), b.begin(), b.end());
+        next.push_back(both);
+      }
+    }
+    out = next;
+  };
+  for (const char* parent : r.extends) times(shapes_of(*record(parent)));
+  if (!r.one_of.empty()) times(r.one_of);
+  return out;
+}
+
+std::string object_mismatch(const json& v, const attention::DerivedRecord& r, const std::string& at) {
+  if (*r.alias) return mismatch(v, r.alias, at);
+  if (!v.is_object()) return at + ": not an object";
+  std::string why = at + ": none of " + r.name + "'s shapes";
+  for (const Fields& shape : shapes_of(r)) {
+    std::string wrong;
+    for (const auto& f : shape) {
+      if (!v.contains(f.key)) {
+        if (!f.optional) wrong = at + "." + f.key + ": missing";
+      } else if (std::string m = mismatch(v.at(f.key), f.type, at + "." + f.key); !m.empty()) {
+        wrong = m;
+      }
+      if (!wrong.empty()) break;
+    }
+    for (const auto& [key, _] : v.items()) {
+      if (wrong.empty() && std::none_of(shape.begin(), shape.end(), [&](const auto& f) { return key == f.key; })) wrong = at + "." + key + ": not in " + r.name;
+    }
+    if (wrong.empty()) return "";
+    why = wrong;
+  }
+  return why;
+}
+
+std::string mismatch(const json& v, const std::string& type, const std::string& at) {
+  if (const auto bar = type.find(" | "); bar != std::string::npos) {
+    const std::string first = mismatch(v, type.substr(0, bar), at);
+    return first.empty() || mismatch(v, type.substr(bar + 3), at).empty() ? "" : first;
+  }
+  if (type.size() > 2 && type.compare(type.size() - 2, 2, "[]") == 0) {
+    if (!v.is_array()) return at + ": not a list";
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (std::string m = mismatch(v[i], type.substr(0, type.size() - 2), at + "[" + std::to_string(i) + "]"); !m.empty()) return m;
+    }
+    return "";
+  }
+  bool ok = false;
+  if (type == "number") ok = v.is_number();
+  else if (type == "integer") ok = v.is_number_integer();
+  else if (type == "string") ok = v.is_string();
+  else if (type == "boolean") ok = v.is_boolean();
+  else if (type == "true") ok = v == true;
+  else if (type.front() == '"') ok = v == type.substr(1, type.size() - 2);
+  else if (const auto* r = record(type)) return object_mismatch(v, *r, at);
+  else return at + ": the schema names no type " + type;
+  return ok ? "" : at + ": not " + type + " but " + v.dump();
+}
+
+}  // namespace
+
+TEST_CASE("every derivation is one of the records the core declares for it, the page's types", "[derivation][schema]") {
+  const auto& records = attention::derivation_schema();
+  REQUIRE(std::string(records.back().name) == "CellDerivation");
+  for (const auto& r : records) {  // every record a field names is declared before it
+    for (const char* parent : r.extends) CHECK(record(parent));
+  }
+  const std::vector<std::string> specs = {
+      R"({"sentence": "a b c"})",
+      R"({"sentence": "a b c", "heads": 2, "score": "general", "d_model": 4})",
+      R"({"sentence": "a b c", "score": "additive", "mask": "causal"})",
+      R"({"sentence": "a b c d", "positional": "rope", "heads": 4, "kv_heads": 2, "d_model": 8, "qk_norm": true})",
+      R"({"sentence": "a b c", "positional": "alibi", "heads": 2, "softcap": 0.7, "temperature": 2})",
+      R"({"sentence": "a b c", "positional": "alibi", "heads": 2})",
+      R"({"sentence": "a b c", "attention": "hard"})",
+      R"({"sentence": "a b c", "mask": [[0,0,0],[1,1,0],[1,1,1]]})",
+      R"({"mode": "cross", "sentence": "le chat", "source": "the black cat"})",
+      R"({"mode": "encoder_decoder", "decoder_state": [5,1,20], "annotations": [[3,12,45],[59,2,5]]})",
+  };
+  long derived = 0;
+  for (const std::string& text : specs) {
+    const auto s = attention::parse_spec_text(text).value();
+    const long n = static_cast<long>(s.tokens.size());
+    for (const char* matrix : {"scores", "weights", "output"}) {
+      for (long row = 0; row < (s.mode == attention::Mode::encoder_decoder ? 1 : n); ++row) {
+        const auto d = attention::derive(s, matrix, s.heads - 1, row, 0);
+        if (!d) continue;  // encoder_decoder has no output cell
+        INFO(text << " " << matrix << " row " << row);
+        CHECK(mismatch(d.value(), "CellDerivation", "derivation") == "");
+        ++derived;
+      }
+    }
+  }
+  CHECK(derived > 60);
+  // A value the records do not allow is caught.
+  json bad = attention::derive(attention::parse_spec_text(specs[0]).value(), "weights", 0, 1, 0).value();
+  bad["softmax"]["extra"] = 1;
+  CHECK(mismatch(bad, "CellDerivation", "derivation") != "");
+  bad = attention::derive(attention::parse_spec_text(specs[0]).value(), "scores", 0, 1, 0).value();
+  bad["score"].erase("raw");
+  CHECK(mismatch(bad, "CellDerivation", "derivation") != "");
+}

@@ -4,7 +4,7 @@ export type Matrix = number[][];
 export type Init = 'uniform' | 'normal' | `int:${number}`;
 
 // The spec and the traces are typed from the core's own tables at build time (tables.d.ts).
-import type { EncoderDecoderTrace, HeadScores, MatrixKey, ModelTrace, SelfTrace, Spec } from './tables.js';
+import type { CellDerivation, EncoderDecoderTrace, HeadScores, MatrixKey, ModelTrace, SelfTrace, Spec } from './tables.js';
 export type { EncoderDecoderTrace, HeadScores, MatrixKey, ModelTrace, SelfTrace, Spec };
 
 /** A bad spec: `field` names the key at fault ("" for the whole input). */
@@ -65,13 +65,21 @@ export interface Parameters {
 
 /** A cell to derive; with the trained model's spec, `layer` picks the layer (from 0). */
 export interface DeriveRequest { spec: Spec | ModelTrace['spec']; layer?: number; matrix: 'scores' | 'weights' | 'output'; head?: number; row: number; col: number }
-export type Derivation = Record<string, unknown> & { matrix: string; head: number; row: number; col: number };
+/** How one cell came to be: derive()'s records, typed from the core's schema (tables.d.ts). */
+export type Derivation = CellDerivation;
 
 /** A row of the core's settings table: `default` is JSON text ('' when the core works it out). */
 export interface Setting { key: string; kind: string; default: string; help: string; choices?: string[]; min?: number; max?: number; modes?: string; label?: string }
 
 /** A row of the trace's schema (the core's; core-types.mjs writes it into the page as trace-schema.json). */
 export interface TraceEntry { name: string; shape: string; when: string; kind: string; step: string; label: string; rows: string; group: string; role: string }
+
+/** A record of what derive() writes (core-types.mjs types it): a field's type is TypeScript's but "integer". */
+export interface DerivedRecord {
+  name: string; about: string; extends: string[]; alias: string;
+  fields: DerivedField[]; one_of: DerivedField[][];
+}
+export interface DerivedField { key: string; type: string; optional: boolean }
 
 /** A trace with its numbers in one buffer: each matrix in `skeleton` is {"@": offset, shape}. */
 export interface PackedTrace { skeleton: Record<string, unknown>; numbers: Float64Array }
@@ -133,7 +141,7 @@ export interface AttentionCore {
   parameters(spec: Spec | string): Parameters | SpecError;
   /** The spec's keys, kinds, defaults and help. */
   settings(): Setting[];
-  schema(): { self: TraceEntry[]; encoder_decoder: TraceEntry[]; head_patterns: string[] };
+  schema(): { self: TraceEntry[]; encoder_decoder: TraceEntry[]; model: TraceEntry[]; head_patterns: string[]; derivation: DerivedRecord[] };
   /** Mean entropy of attention rows against d_k, unscaled and scaled (random unit-variance q, k). */
   entropy(request: { spec: Spec; widths: number[] }): EntropyCurve | SpecError;
   /** For leak checks: allocator bytes in use and live embind handles. */
@@ -156,7 +164,7 @@ export interface AttentionCore {
 export function unpack(packed: PackedTrace): Trace | SpecError;
 
 /** The settings of a language-model run (the trained model's architecture learning from a text). */
-export interface LmSettings { seed?: number; learning_rate?: number; batch_size?: number; repeat_share?: number; text_repeats?: number; short_steps?: number; eval_windows?: number }
+export interface LmSettings { seed?: number; learning_rate?: number; batch_size?: number; repeat_share?: number; text_repeats?: number; sentence_share?: number; sentences_from?: number; short_steps?: number; eval_windows?: number }
 
 /** After some language-model steps: the mean loss of their batches and the held-out loss (nats per
  *  character); in_context, how much less a held-out span costs read right after itself than after

@@ -4,55 +4,13 @@
 import { LitElement, css as style, html, nothing } from 'lit';
 import { full, short } from '../shared/colour.js';
 import type { SpecError } from '../../core/attention.js';
+import type { CellDerivation, Logit, OutputCell, Score, ScoreTerm, ScoresCell, Stage, Weighing, WeightsCell } from '../../core/tables.js';
 
 /** A number as the cells show it, its full precision on hover. */
 const num = (v: number) => html`<span class="n" title=${full(v)}>${short(v)}</span>`;
 
-// What derive() writes (cpp/src/core/derivation.cpp), key for key.
-
-/** One term of a score: q·k's, q·(W_a k)'s or additive's, with what it adds (product). */
-interface DotTerm { q: number; k: number; product: number }
-interface GeneralTerm { q: number; W_a_k: number; product: number }
-interface AdditiveTerm { q_W_1: number; k_W_2: number; tanh: number; v_a: number; product: number }
-type ScoreTerm = DotTerm | GeneralTerm | AdditiveTerm;
-
-/** A score term by term: raw is their sum, value = raw × factor (scale ÷ temperature). */
-interface Score { terms: ScoreTerm[]; raw: number; factor: number; value: number }
-/** With ALiBi's bias or a softcap, value = softcap(raw × scale + bias) / temperature, each part said. */
-type Logit = Score & { scale: number; temperature: number }
-  & ({ bias: number } | object) & ({ softcap: number; before_cap: number } | object);
-
-/** The rows a score reads at one stage, named as the trace names them (Q, Q_norm, Q_rope, ...). */
-interface Stage { q_name: string; k_name: string; q: number[]; k: number[] }
-
-/** How a weight came from its row of scores: every key masked (all 0), hard attention's highest
- *  visible score, or the softmax's exp(score − max) over their sum. */
-interface ScoreRow { row_scores: number[]; visible: boolean[]; value: number }
-type Weighing = (ScoreRow & { empty_row: true })
-  | (ScoreRow & { max: number; argmax: number })
-  | (ScoreRow & { max: number; exps: number[]; sum: number });
-
-interface Cell { head: number; row: number; col: number; query_token: string }
-
-/** A score's derivation, and a weight's with its softmax; encoder_decoder's has no key/value head
- *  and no stages. */
-interface Scored extends Cell {
-  key_token: string;
-  score: Score | Logit;
-  kv_head?: number;
-  stages?: Stage[];
-  rope?: { q: number[]; k: number[]; q_position: number; k_position: number };  // positional=rope
-}
-type Scores = Scored & { matrix: 'scores' };
-type Weights = Scored & { matrix: 'weights'; softmax: Weighing };
-
-/** An output cell's: concat times a column of W_o, or (one head, no W_o) weights times a column of V. */
-type Output = Cell & { matrix: 'output'; value: number } & (
-  | { via: 'W_o'; terms: Array<{ concat: number; W_o: number; product: number }> }
-  | { via: 'weights'; terms: Array<{ token: string; weight: number; v: number; product: number }> });
-
-/** How one cell came to be, as derive() gives it. */
-export type CellDerivation = Scores | Weights | Output;
+// What derive() writes, typed from the core's records of it (cpp/src/core/derivation.cpp's derivation_schema).
+type Scored = ScoresCell | WeightsCell;
 
 export class Derivation extends LitElement {
   static properties = { derivation: { attribute: false }, tokens: { attribute: false }, group: { attribute: false } };
@@ -99,7 +57,7 @@ export class Derivation extends LitElement {
   /** With ALiBi's bias or a softcap: × scale, + bias, then the cap and the temperature, in order. */
   private logit(s: Logit) {
     const temperature = s.temperature !== 1 ? html`, then ÷ ${num(s.temperature)} (temperature)` : nothing;
-    const bias = 'bias' in s ? html` + ${num(s.bias)} (bias)` : nothing;
+    const bias = s.bias !== undefined ? html` + ${num(s.bias)} (bias)` : nothing;
     if (!('softcap' in s)) return html`<div class="eq">× ${num(s.scale)} (scale)${bias}${temperature} = <span class="result">${num(s.value)}</span></div>`;
     return html`<div class="eq">× ${num(s.scale)} (scale)${bias} = ${num(s.before_cap)}</div>
       <div class="eq">softcap: ${num(s.softcap)} · tanh(${num(s.before_cap)} ÷ ${num(s.softcap)})${temperature} = <span class="result">${num(s.value)}</span></div>`;
@@ -141,7 +99,7 @@ export class Derivation extends LitElement {
       <p class="eq">Σ = ${num(sm.sum)}; ${num(sm.exps[col])} / ${num(sm.sum)} = <span class="result">${num(sm.value)}</span></p>`;
   }
 
-  private output(d: Output) {
+  private output(d: OutputCell) {
     if (d.via === 'W_o') {
       return html`<div class="eq">output = concat · W_o column ${d.col} = ${d.terms.map((t, i) => html`${i ? ' + ' : ''}<span class="term">${num(t.concat)}×${num(t.W_o)}</span>`)}
         = <span class="result">${num(d.value)}</span></div>`;
