@@ -74,9 +74,9 @@ std::string lm_start(const std::string& settings, const std::string& train, cons
   held_out_characters_per_token = attention::characters_per_token(pieces, held_out_ids, s.shape.context, s.eval_windows);
   train_characters_per_token = static_cast<double>(attention::characters(train)) / static_cast<double>(train_ids.size());
   const double unigram = attention::unigram_loss_per_character(train_ids, held_out_ids, held_out, s.shape.vocabulary);
-  language.emplace(s, train_ids, held_out_ids, attention::printable_pieces(pieces));
+  language.emplace(s, train_ids, held_out_ids, pieces);
   return text(json{{"settings", {{"seed", s.seed}, {"learning_rate", s.learning_rate}, {"batch_size", s.batch_size},
-                                 {"repeat_share", s.repeat_share}, {"text_repeats", s.text_repeats},
+                                 {"repeat_share", s.repeat_share}, {"text_repeats", s.text_repeats}, {"sentence_share", s.sentence_share}, {"sentences_from", s.sentences_from}, {"steps", s.steps}, {"decay_steps", s.decay_steps},
                                  {"short_steps", s.short_steps}, {"eval_windows", s.eval_windows}}},
                    {"unigram_loss", unigram}});
 }

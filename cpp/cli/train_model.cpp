@@ -60,7 +60,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string dir = argv[1], version = argv[2], out = argv[3], merges_cpp = argv[4];
-  const long steps = argc > 5 ? std::stol(argv[5]) : 5000;
 
   std::string train_text, held_out_text;
   long fortunes = 0;
@@ -90,14 +89,16 @@ int main(int argc, char** argv) {
     std::cerr << "attention-train-model: " << read.error().message << "\n";
     return 2;
   }
-  const LmTrainingSettings settings = read.value();
+  LmTrainingSettings settings = read.value();
+  if (argc > 5) settings.steps = std::stol(argv[5]);  // the learning rate decays towards the run's end
+  const long steps = settings.steps;
   const WordPieces pieces = learn_word_pieces(train_text, settings.shape.vocabulary);
   if (static_cast<long>(pieces.names.size()) != settings.shape.vocabulary) {
     std::cerr << "attention-train-model: the corpus gives only " << pieces.names.size() << " word pieces\n";
     return 2;
   }
   const std::vector<int> train = encode_pieces(pieces, train_text), held_out = encode_pieces(pieces, held_out_text);
-  LmTrainer trainer(settings, train, held_out, printable_pieces(pieces));
+  LmTrainer trainer(settings, train, held_out, pieces);
   // Losses per character, which compare across tokenizers (the held-out text's characters are its UTF-8 lead bytes).
   const double unigram = unigram_loss_per_character(train, held_out, held_out_text, settings.shape.vocabulary);
   const double per_character = characters_per_token(pieces, held_out, settings.shape.context, settings.eval_windows);
@@ -148,7 +149,7 @@ int main(int argc, char** argv) {
                             {"train_tokens", train.size()}, {"held_out_tokens", held_out.size()}}},
                 {"training", {{"seed", settings.seed}, {"steps", steps}, {"batch", settings.batch_size},
                               {"learning_rate", settings.learning_rate}, {"repeat_share", settings.repeat_share},
-                              {"text_repeats", settings.text_repeats}, {"short_steps", settings.short_steps}, {"short_context", settings.short_context}, {"seconds", seconds}}},
+                              {"text_repeats", settings.text_repeats}, {"sentence_share", settings.sentence_share}, {"sentences_from", settings.sentences_from}, {"decay_steps", settings.decay_steps}, {"short_steps", settings.short_steps}, {"short_context", settings.short_context}, {"seconds", seconds}}},
                 {"held_out_loss", loss / per_character},
                 {"held_out_loss_per_token", loss},
                 {"in_context", in_context_score(model.shape, model.weights, held_out, settings.eval_windows)},

@@ -15,7 +15,7 @@ const TEXTS = /tiny-lm-(train|held-out)/;
 // Steps of the test's run: enough for the loss to fall well below letter frequencies and the
 // best previous-token score to rise (the induction heads take thousands: their own journey).
 const STEPS = 150;
-// The steps in which the defaults' induction head passes 0.3 (near 2,750; about a minute here).
+// The steps in which the defaults' induction head passes 0.3 (at 2,150; about a minute here).
 const FORMING = 2500;
 
 let env;
@@ -40,7 +40,7 @@ test('a learner picks the language model, plays, watches it learn, and opens it 
   assert.match(await page.locator(`${trainer} .explain`).innerText(), /induction heads[\s\S]*Olsson/);
   // Its own settings, and none of the synthetic tasks'.
   const keys = await page.locator(`${trainer} .control`).evaluateAll((cs) => cs.map((c) => c.dataset.key));
-  assert.deepEqual(keys, ['task', 'lm_seed', 'lm_learning_rate', 'lm_batch_size', 'lm_repeat_share', 'lm_text_repeats', 'lm_short_steps']);
+  assert.deepEqual(keys, ['task', 'lm_seed', 'lm_learning_rate', 'lm_batch_size', 'lm_repeat_share', 'lm_text_repeats', 'lm_sentence_share', 'lm_sentences_from', 'lm_steps', 'lm_decay_steps', 'lm_short_steps']);
   assert.match(await page.locator(`${trainer} .control[data-key="lm_repeat_share"] .help`).textContent(), /induction head/);
   await page.locator(`${trainer} button[data-action="play"]:not([disabled])`).waitFor({ timeout: 30_000 });
   assert.equal(env.server.requests.filter((p) => TEXTS.test(p)).length, 2, 'both texts fetched once the task is chosen');
@@ -163,8 +163,8 @@ test('the induction head forms in the tab: its score passes 0.3 after the short 
   // right after itself becomes much cheaper than read after another, charted on the same axis
   // with the same mark.
   const before = h.in_context[h.step.findLastIndex((s) => s <= 2000)], after = h.in_context.at(-1);
-  // (in Node, on 16 spans: 0.28 at step 2,000, 1.68 at 2,250, 1.85 at 2,500)
-  assert.ok(before < 0.5 && after > 1 && after - before > 0.8, `in-context score ${before} at step 2000 -> ${after}`);
+  // (in Node, on 16 spans: 0.28 at step 2,000, 0.51 at 2,250, 0.77 at 2,500)
+  assert.ok(before < 0.5 && after > 0.6 && after - before > 0.4, `in-context score ${before} at step 2000 -> ${after}`);
   assert.equal(await page.locator(`${trainer} svg[data-chart="in_context"] line.formed`).count(), 1);
   assert.match(await page.locator(`${trainer} svg[data-chart="in_context"]`).getAttribute('aria-label'), /costs \S+ nats per token less read right after itself than after another span/);
   assert.doesNotMatch(await page.locator(`${trainer} .explain`).innerText(), /loss drops again/);

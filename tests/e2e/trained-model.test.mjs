@@ -133,7 +133,8 @@ test('a learner opens "A trained model", types a sentence, repeats it, and follo
   assert.ok(onTwin >= 0.75 * copy.length && meanOnTwin >= 0.5, `the induction head's heaviest key is the twin's successor at ${onTwin} of ${copy.length} rows (mean weight ${meanOnTwin.toFixed(2)})`);
   const right = (rows) => rows.filter((i) => i + 1 < n && argmax(trace.log_probs[i]) === trace.vocab.indexOf(trace.tokens[i + 1])).length;
   const second = right(copy), first = right(copy.map((i) => i - L));
-  assert.ok(second >= 0.6 * (copy.length - 1) && second > first, `the copy's next tokens guessed ${second} of ${copy.length - 1} times (the first time ${first})`);
+  // (how often, on sentences of this kind, is the copying benchmark's to say: bench/copying.mjs)
+  assert.ok(second >= first + 3, `the copy's next tokens guessed ${second} of ${copy.length - 1} times (the first time ${first})`);
   // the caption says so, of this head, with the count of these rows
   assert.match(await page.locator('#repeat-why').innerText(),
     new RegExp(`^On this text, head ${head} of layer ${layer} \\(induction ${probe.induction.toFixed(2)} on random tokens\\) puts its largest weight on the token after the earlier twin in ${onTwin} of ${copy.length} rows of the second copy`));

@@ -59,14 +59,15 @@ test('the training module keeps a flat heap over many runs and no embind handles
 });
 
 test('the language model trains natively and in wasm to the same weights, step for step', () => {
-  // One short-window step and two long ones: both window lengths, RoPE and its gradient.
+  // One short-window step and two long ones: both window lengths, RoPE and its gradient, the
+  // sentences said twice from step 1, the learning rate falling over the run's 3 steps.
   const out = '/tmp/attention-wasm-vs-native-lm.bin', merges = '/tmp/attention-wasm-vs-native-merges.cpp';
   execFileSync(new URL('../../build/native/attention-train-model', import.meta.url).pathname,
-    ['/usr/share/games/fortunes', 'test', out, merges, '3', JSON.stringify({ short_steps: 1 })], { stdio: 'ignore' });
+    ['/usr/share/games/fortunes', 'test', out, merges, '3', JSON.stringify({ short_steps: 1, sentences_from: 1 })], { stdio: 'ignore' });
   // the word pieces learned from the corpus are those built into the core (which the wasm reads with)
   assert.equal(readFileSync(merges, 'utf8'), readFileSync(new URL('../../cpp/src/model/tiny_lm_merges.cpp', import.meta.url), 'utf8'));
   const text = (f) => readFileSync(new URL(`../../models/${f}`, import.meta.url), 'utf8');
-  assert.equal(training.lmStart({ short_steps: 1, eval_windows: 64 }, text('tiny-lm-train.txt'), text('tiny-lm-held-out.txt')).error, undefined);
+  assert.equal(training.lmStart({ short_steps: 1, sentences_from: 1, steps: 3, eval_windows: 64 }, text('tiny-lm-train.txt'), text('tiny-lm-held-out.txt')).error, undefined);
   training.lmStep(3);
   const body = (bytes) => Buffer.from(bytes).subarray(bytes.indexOf(10) + 1);  // the weights' numbers after the header line
   const wasm = body(training.lmModel()), native = body(readFileSync(out));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 #include <type_traits>
 
 #include "attention/core/rope.hpp"
@@ -162,7 +163,7 @@ LmWeights lm_backward(const LmShape& s, const LmWeights& w, const std::vector<st
 const std::vector<Setting>& lm_training_settings() {
   static const LmTrainingSettings d;
   static const std::string seed = std::to_string(d.seed), batch = std::to_string(d.batch_size), rate = nlohmann::json(d.learning_rate).dump(),
-                           share = nlohmann::json(d.repeat_share).dump(), text = nlohmann::json(d.text_repeats).dump(), steps = std::to_string(d.short_steps), windows = std::to_string(d.eval_windows);
+                           share = nlohmann::json(d.repeat_share).dump(), text = nlohmann::json(d.text_repeats).dump(), sentences = nlohmann::json(d.sentence_share).dump(), from = std::to_string(d.sentences_from), steps_run = std::to_string(d.steps), decay = std::to_string(d.decay_steps), steps = std::to_string(d.short_steps), windows = std::to_string(d.eval_windows);
   static const std::vector<Setting> table = {
       {"seed", "integer", seed.c_str(), "Seed of the initial weights and of the batches (which windows of the text, which of them hold a repeated span): the same seed gives the same run.",
        {}, 0, 4294967295LL},
@@ -174,8 +175,18 @@ const std::vector<Setting>& lm_training_settings() {
       {"text_repeats", "share", text.c_str(),
        "The share of the repeated spans that are the text itself written again rather than random tokens: random spans make the heads form soonest, and text teaches them to copy words.",
        {}, 0, 1},
+      {"sentence_share", "share", sentences.c_str(),
+       "From step sentences_from on, the share of windows that begin with one of the text's sentences (2 to 16 tokens) said twice: what a learner types and repeats, and the heads learn to copy it.",
+       {}, 0, 1},
+      {"sentences_from", "integer", from.c_str(),
+       "The step from which windows may begin with a sentence said twice: later, the induction heads form sooner (on the repeated spans); sooner, they copy a learner's sentence said twice better.",
+       {}, 0, 1000000},
       {"short_steps", "integer", steps.c_str(),
        "The first steps read windows of 32 tokens, then 128: the heads form several times sooner on short windows, and RoPE carries them to every distance.",
+       {}, 0, 1000000},
+      {"steps", "integer", steps_run.c_str(), "The run's length: the learning rate's decay ends at its last step.", {}, 1, 1000000},
+      {"decay_steps", "integer", decay.c_str(),
+       "Over the run's last decay_steps steps the learning rate falls linearly to 1/decay_steps of itself (0: a constant rate): the model then guesses a copied word more often, and its held-out loss ends lower.",
        {}, 0, 1000000},
       {"eval_windows", "integer", windows.c_str(), "Held-out windows of 129 tokens the held-out loss is the mean over.", {}, 1, 64},
   };
@@ -197,10 +208,14 @@ Result<LmTrainingSettings> parse_lm_training(const nlohmann::json& j) {
   whole("seed", s.seed);
   whole("batch_size", s.batch_size);
   whole("short_steps", s.short_steps);
+  whole("sentences_from", s.sentences_from);
+  whole("steps", s.steps);
+  whole("decay_steps", s.decay_steps);
   whole("eval_windows", s.eval_windows);
   if (j.contains("learning_rate")) s.learning_rate = j.at("learning_rate").get<double>();
   if (j.contains("repeat_share")) s.repeat_share = j.at("repeat_share").get<double>();
   if (j.contains("text_repeats")) s.text_repeats = j.at("text_repeats").get<double>();
+  if (j.contains("sentence_share")) s.sentence_share = j.at("sentence_share").get<double>();
   return s;
 }
 
@@ -241,16 +256,31 @@ double unigram_loss_per_character(const std::vector<int>& train, const std::vect
   return unigram_loss(train, held_out, vocabulary) * static_cast<double>(held_out.size()) / static_cast<double>(characters(held_out_text));
 }
 
-LmTrainer::LmTrainer(const LmTrainingSettings& settings, std::vector<int> train, std::vector<int> held_out, std::vector<int> random)
+LmTrainer::LmTrainer(const LmTrainingSettings& settings, std::vector<int> train, std::vector<int> held_out, const WordPieces& pieces)
     : settings_(settings),
       train_(std::move(train)),
       held_out_(std::move(held_out)),
-      random_(std::move(random)),
+      random_(printable_pieces(pieces)),
       weights_(init_weights(settings.shape, settings.seed)),
       optimizer_(OptimizerSettings{OptimizerKind::adam, settings.learning_rate}, tensors_of(named(std::as_const(weights_)))),
-      batches_(settings.seed + 1) {}
+      batches_(settings.seed + 1) {
+  const std::size_t window = static_cast<std::size_t>(settings.shape.context + 1);
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < train_.size(); ++i) {
+    const std::string& piece = pieces.bytes[static_cast<std::size_t>(train_[i])];
+    if (piece.empty() || std::string_view(".!?\n").find(piece.back()) == std::string_view::npos) continue;
+    const std::size_t length = i + 1 - start;
+    // the sentence, its copy and the text after it fill a window
+    if (length >= 2 && length <= 16 && start + window - length <= train_.size()) sentences_.emplace_back(start, length);
+    start = i + 1;
+  }
+}
 
 double LmTrainer::step() {
+  if (settings_.decay_steps > 0) {
+    const long left = std::max<long>(1, settings_.steps - optimizer_.steps());
+    optimizer_.set_learning_rate(settings_.learning_rate * std::min(1.0, static_cast<double>(left) / static_cast<double>(settings_.decay_steps)));
+  }
   const long n = optimizer_.steps() < settings_.short_steps ? std::min(settings_.short_context, settings_.shape.context) : settings_.shape.context;
   const auto span = [&](long length) {
     const long start = static_cast<long>(batches_.randint(train_.size() - static_cast<std::size_t>(length)));
@@ -259,7 +289,11 @@ double LmTrainer::step() {
   std::vector<std::vector<int>> windows;
   for (long b = 0; b < settings_.batch_size; ++b) {
     std::vector<int> w = span(n + 1);
-    if (batches_.uniform() < settings_.repeat_share) {
+    if (n == settings_.shape.context && optimizer_.steps() >= settings_.sentences_from && !sentences_.empty() &&
+        batches_.uniform() < settings_.sentence_share) {
+      const auto [at, length] = sentences_[batches_.randint(sentences_.size())];
+      for (std::size_t i = 0; i < w.size(); ++i) w[i] = train_[at + (i < length ? i : i - length)];
+    } else if (batches_.uniform() < settings_.repeat_share) {
       const long longest = std::min<long>(64, (n + 1) / 2);  // a span and its copy fit in the n + 1 tokens
       const long shortest = std::min<long>(8, longest);
       const long length = shortest + static_cast<long>(batches_.randint(static_cast<std::uint64_t>(longest - shortest + 1)));

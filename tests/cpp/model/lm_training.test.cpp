@@ -51,8 +51,9 @@ const std::string kHeldOut = "the dog sat on the mat and the cat sat on the log.
 // A text as one id per byte (word pieces without merges): ids below 256 for the small shapes here.
 std::vector<int> bytes(const std::string& text) { return attention::encode_pieces(attention::word_pieces({}), text); }
 
-// What random spans draw from in the small shapes: the printable bytes.
-std::vector<int> printable() { return attention::printable_pieces(attention::word_pieces({})); }
+// The small shapes' tokens: bytes; random spans draw from the printable ones.
+const attention::WordPieces kBytes = attention::word_pieces({});
+std::vector<int> printable() { return attention::printable_pieces(kBytes); }
 
 std::string times(const std::string& text, int count) {
   std::string out;
@@ -68,6 +69,10 @@ attention::LmTrainingSettings tiny_settings(std::uint32_t seed) {
   s.seed = seed;
   s.batch_size = 4;
   s.repeat_share = 0.5;
+  s.sentence_share = 0.5;
+  s.sentences_from = 2;  // step 2 on
+  s.steps = 3;           // the rate falls over the last 2 of 3 steps: x 1, x 1, x 1/2, then stays
+  s.decay_steps = 2;
   s.eval_windows = 2;
   s.short_steps = 2;  // steps 0 and 1 read windows of short_context tokens
   return s;
@@ -194,7 +199,7 @@ TEST_CASE("three Adam steps on lm_backward's gradients are torch.optim.Adam's", 
 TEST_CASE("LmTrainer draws its batches and steps as its header documents", "[model]") {
   const auto settings = tiny_settings(5);
   const std::vector<int> train = bytes(times(kSentences, 4)), held_out = bytes(times(kHeldOut, 3));
-  attention::LmTrainer trainer(settings, train, held_out, printable());
+  attention::LmTrainer trainer(settings, train, held_out, kBytes);
   LmWeights w = attention::init_weights(settings.shape, settings.seed);
   CHECK(same_weights(trainer.weights(), w));
 
@@ -203,17 +208,32 @@ TEST_CASE("LmTrainer draws its batches and steps as its header documents", "[mod
   // repeat_share a span of 8 + randint(9) tokens (8 + randint(57) at n = 128) at a place
   // (randint); then v = rand(), and when v < text_repeats the span's text is written again after
   // it, else the span becomes random printable tokens (randint over the trainer's random ids), written twice.
+  // From step 2 on (sentences_from), before u, w = rand(), and when w < sentence_share the window is instead a sentence
+  // of 2 to 16 tokens (randint over them, in the text's order) said twice and the text after it.
+  std::vector<std::pair<std::size_t, std::size_t>> sentences;
+  for (std::size_t i = 0, start = 0; i < train.size(); ++i) {
+    const char last = static_cast<char>(train[i]);
+    if (last != '.' && last != '!' && last != '?' && last != '\n') continue;
+    if (i + 1 - start >= 2 && i + 1 - start <= 16 && start + 129 - (i + 1 - start) <= train.size()) sentences.emplace_back(start, i + 1 - start);
+    start = i + 1;
+  }
+  REQUIRE(sentences.size() > 1);
   attention::NumpyRandom rng(settings.seed + 1);
   attention::Optimizer opt({attention::OptimizerKind::adam, settings.learning_rate},
                            attention::tensors_of(attention::named(std::as_const(w))));
-  long repeated = 0, texts = 0;
+  long repeated = 0, texts = 0, said_twice = 0;
   for (int step = 0; step < 3; ++step) {
     const long n = step < 2 ? 32 : 128;
     std::vector<std::vector<int>> windows;
     for (long b = 0; b < settings.batch_size; ++b) {
       const auto start = static_cast<long>(rng.randint(train.size() - static_cast<std::size_t>(n + 1)));
       std::vector<int> window(train.begin() + start, train.begin() + start + n + 1);
-      if (rng.uniform() < settings.repeat_share) {
+      if (step >= 2 && rng.uniform() < settings.sentence_share) {
+        const auto [at, length] = sentences[rng.randint(sentences.size())];
+        window.assign(train.begin() + static_cast<long>(at), train.begin() + static_cast<long>(at + length));
+        window.insert(window.end(), train.begin() + static_cast<long>(at), train.begin() + static_cast<long>(at + 129 - length));
+        ++said_twice;
+      } else if (rng.uniform() < settings.repeat_share) {
         const auto length = static_cast<long>(8 + rng.randint(n == 32 ? 9 : 57));
         const auto at = static_cast<long>(rng.randint(static_cast<std::uint64_t>(n + 2 - 2 * length)));
         const bool text = rng.uniform() < settings.text_repeats;
@@ -228,6 +248,7 @@ TEST_CASE("LmTrainer draws its batches and steps as its header documents", "[mod
     }
     const auto f = attention::lm_forward(settings.shape, w, windows);
     const LmWeights g = attention::lm_backward(settings.shape, w, windows, f);
+    opt.set_learning_rate(settings.learning_rate * (step < 2 ? 1.0 : 0.5));
     opt.step(attention::tensors_of(attention::named(w)), attention::tensors_of(attention::named(g)));
     INFO("step " << step);
     CHECK(trainer.step() == f.loss);
@@ -238,12 +259,14 @@ TEST_CASE("LmTrainer draws its batches and steps as its header documents", "[mod
   CHECK(repeated < 3 * settings.batch_size);
   CHECK(texts > 0);  // both kinds of span were drawn
   CHECK(texts < repeated);
+  CHECK(said_twice > 0);  // the last step's windows: sentences said twice and the others
+  CHECK(said_twice < settings.batch_size);
   CHECK(trainer.held_out_loss() == attention::text_loss(settings.shape, w, held_out, settings.eval_windows));
 }
 
 TEST_CASE("LmTrainer gives the same weights for the same settings and text", "[model]") {
   const std::vector<int> train = bytes(times(kSentences, 4)), held_out = bytes(times(kHeldOut, 3));
-  attention::LmTrainer a(tiny_settings(9), train, held_out, printable()), b(tiny_settings(9), train, held_out, printable());
+  attention::LmTrainer a(tiny_settings(9), train, held_out, kBytes), b(tiny_settings(9), train, held_out, kBytes);
   for (int k = 0; k < 5; ++k) CHECK(a.step() == b.step());
   CHECK(a.steps() == 5);
   CHECK(same_weights(a.weights(), b.weights()));  // bit for bit
@@ -251,7 +274,7 @@ TEST_CASE("LmTrainer gives the same weights for the same settings and text", "[m
   CHECK(std::isfinite(a.held_out_loss()));
   CHECK_FALSE(same_weights(a.weights(), attention::init_weights(tiny_settings(9).shape, 9)));  // it moved
 
-  attention::LmTrainer other(tiny_settings(10), train, held_out, printable());
+  attention::LmTrainer other(tiny_settings(10), train, held_out, kBytes);
   for (int k = 0; k < 5; ++k) other.step();
   CHECK_FALSE(same_weights(a.weights(), other.weights()));
 }

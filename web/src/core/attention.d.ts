@@ -164,7 +164,7 @@ export interface AttentionCore {
 export function unpack(packed: PackedTrace): Trace | SpecError;
 
 /** The settings of a language-model run (the trained model's architecture learning from a text). */
-export interface LmSettings { seed?: number; learning_rate?: number; batch_size?: number; repeat_share?: number; text_repeats?: number; sentence_share?: number; sentences_from?: number; short_steps?: number; eval_windows?: number }
+export interface LmSettings { seed?: number; learning_rate?: number; batch_size?: number; repeat_share?: number; text_repeats?: number; sentence_share?: number; sentences_from?: number; steps?: number; decay_steps?: number; short_steps?: number; eval_windows?: number }
 
 /** After some language-model steps: the mean loss of their batches and the held-out loss (nats per
  *  character); in_context, how much less a held-out span costs read right after itself than after

@@ -43,6 +43,10 @@ export const LM_ROWS: SettingDef[] = [
   lmRow('batch_size', { label: 'Batch size' }),
   lmRow('repeat_share', { label: 'Repeat share', step: 0.05 }),
   lmRow('text_repeats', { label: 'Text repeats', step: 0.05 }),
+  lmRow('sentence_share', { label: 'Sentences said twice', step: 0.05 }),
+  lmRow('sentences_from', { label: 'Sentences from step', step: 100 }),
+  lmRow('steps', { label: 'Run length (steps)', step: 100 }),
+  lmRow('decay_steps', { label: 'Rate decay steps', step: 100 }),
   lmRow('short_steps', { label: 'Short-window steps', step: 100 }),
 ];
 

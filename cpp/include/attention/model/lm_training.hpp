@@ -16,12 +16,26 @@
 // with nine spans in ten the text's, one head does both.
 // The span's length and place vary, so no head can find the copy by its distance alone.
 //
+// The learning rate: learning_rate, and over the last decay_steps of a run of `steps` steps it
+// falls linearly, to learning_rate / decay_steps at the last step (where it stays if the run
+// goes on): at step t (from 0), learning_rate x min(1, max(1, steps - t) / decay_steps). The
+// model then guesses the copied word more often, and its held-out loss is lower, than at a
+// constant rate.
+//
+// Sentences said twice: from step sentences_from on (on windows of the context), before the
+// rest (so one more rand() per window), if rand() < sentence_share the window begins with one
+// of the text's sentences of 2 to 16 tokens (randint over them; a sentence ends with a piece
+// ending in '.', '!', '?' or a newline) written twice, then the text that follows it. That is
+// what a learner types and repeats: with spans of 8 to 64 tokens at random places alone, the
+// heads copied such a sentence said twice less surely (README.md gives the figures).
+//
 // Short windows first: a key's share of a uniform row is 1/n, and so is the pull towards the
 // right one, so both heads of the induction circuit form about as many times faster as the
 // windows are shorter; with RoPE the heads then work at every distance. At context 128 alone
 // they had not formed in 6000 steps; after 2000 steps of 32 they are there within 250 more.
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "attention/model/language_model.hpp"
@@ -37,13 +51,18 @@ struct LmTrainingSettings {
   double learning_rate = 0.003;
   double repeat_share = 0.75;
   double text_repeats = 0.9;  // of the repeated spans, the share that repeat the text rather than random tokens
+  double sentence_share = 0.75;  // from step sentences_from on, the share of windows that begin with a sentence said twice
+  long sentences_from = 2000;
+  long steps = 5000;         // the run's length, which the learning rate's decay counts back from
+  long decay_steps = 1500;   // 0: a constant rate
   long short_steps = 2000;  // the first steps, on windows of short_context tokens
   long short_context = 32;
   long eval_windows = 64;   // held-out windows of context + 1 tokens, from the start of the held-out text
 };
 
 // The table of the settings a run takes (the same Setting rows as the spec's and the trainer's):
-// seed, learning_rate, batch_size, repeat_share, short_steps, eval_windows. The shape is the model's.
+// seed, learning_rate, batch_size, repeat_share, text_repeats, sentence_share, sentences_from,
+// steps, decay_steps, short_steps, eval_windows. The shape is the model's.
 const std::vector<Setting>& lm_training_settings();
 Result<LmTrainingSettings> parse_lm_training(const nlohmann::json& j);
 
@@ -96,9 +115,9 @@ double unigram_loss_per_character(const std::vector<int>& train, const std::vect
 
 class LmTrainer {
  public:
-  // train must hold more than context + 1 ids, held_out at least context + 1. random: the ids a
-  // random span draws from (randint over them), printable_pieces() of the model's tokens.
-  LmTrainer(const LmTrainingSettings& settings, std::vector<int> train, std::vector<int> held_out, std::vector<int> random);
+  // train and held_out: texts in `pieces`, train holding more than context + 1 ids, held_out
+  // at least context + 1. A random span draws from printable_pieces(pieces) (randint over them).
+  LmTrainer(const LmTrainingSettings& settings, std::vector<int> train, std::vector<int> held_out, const WordPieces& pieces);
 
   double step();                // one batch and one update; the batch's loss before it
   double held_out_loss() const;  // mean over the evaluation windows
@@ -110,6 +129,7 @@ class LmTrainer {
  private:
   LmTrainingSettings settings_;
   std::vector<int> train_, held_out_, random_;
+  std::vector<std::pair<std::size_t, std::size_t>> sentences_;  // each sentence of train_ of 2 to 16 tokens: its start, its length
   LmWeights weights_;
   Optimizer optimizer_;
   NumpyRandom batches_;

@@ -28,6 +28,7 @@ class Optimizer {
   void step(const std::vector<Matrix*>& tensors, const std::vector<const Matrix*>& gradients);
   void step(Weights& w, const Weights& g);
   long steps() const { return t_; }
+  void set_learning_rate(double rate) { s_.learning_rate = rate; }  // from the next step on, as a scheduler sets torch's
 
  private:
   OptimizerSettings s_;

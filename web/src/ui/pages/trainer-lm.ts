@@ -22,7 +22,7 @@ export const LM_EXPLANATION = html`The playground’s trained model, learning fr
   what followed an earlier copy of itself, to copy it): when they form, the model suddenly predicts a text it has just read far better the second
   time (the in-context score jumps), the phase change of Olsson et al. (2022), “In-context learning and induction heads”. The first 2,000 steps read windows of 32 tokens, where the heads start to form;
   the held-out loss, on windows of 128, drops when the model first reads windows that long, and the probe (100 tokens) scores the heads
-  (with the defaults the induction head passes 0.3 at step 2,050 and 0.8 by step 2,250). A head’s score is measured on 50 random word pieces written twice: 1 is a perfect head.`;
+  (with the defaults the induction head passes 0.3 at step 2,150 and 0.5 by step 2,500). A head’s score is measured on 50 random word pieces written twice: 1 is a perfect head.`;
 
 /** A head's colour: layer 0 cool, layer 1 warm, a hue for each head; a CSS variable, lighter in
  *  the dark theme (LM_STYLES). */
